@@ -1,0 +1,176 @@
+"""The typed config schema and the value checks that run before anything is built.
+
+Hydra refuses a wrong *type* through the dataclasses below (registered in its
+ConfigStore); `validate` refuses wrong *values* and relations with one
+`ValueError` that names the key, the value and what is allowed. `warnings_for`
+lists settings that are legal but weaken the measurement; the runner logs them
+and stores them in the result.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from hydra.core.config_store import ConfigStore
+from omegaconf import MISSING
+
+MODES = ("step", "sendrecv", "async", "env_only", "agent_only")
+AGENTS = ("nature_cnn", "impala_cnn")
+DEVICES = ("auto", "cuda", "cpu")
+
+
+@dataclass
+class EnvConfig:
+    game: str = "pong"
+    """ALE ROM id in snake_case, e.g. pong, breakout, ms_pacman."""
+    num_envs: int = 8
+    """Number of emulators in the vector env; >= 1."""
+    frameskip: int = 5
+    """Emulator frames per env step; >= 1 (frames/s = env-steps/s x frameskip)."""
+    num_threads: Optional[int] = None
+    """Emulator worker threads; null = min(num_envs, 16)."""
+
+
+@dataclass
+class AgentConfig:
+    name: str = "nature_cnn"
+    """Network: nature_cnn (Mnih et al. 2015) or impala_cnn (Espeholt et al. 2018)."""
+    compile: bool = True
+    """torch.compile the inference (reduce-overhead = CUDA graphs) on CUDA."""
+    compile_on_cpu: bool = False
+    """Also compile on CPU (slow to build, no CUDA graphs); off so CPU runs start fast."""
+    num_steps: int = 128
+    """Loop steps between PPO-style updates (rollout length); >= 1."""
+    update_epochs: int = 4
+    """Passes over the rollout per update; >= 1."""
+    num_minibatches: int = 4
+    """Minibatches per epoch; >= 1 and must divide num_steps."""
+    learning_rate: float = 2.5e-4
+    """Adam step size; > 0."""
+
+
+@dataclass
+class ScheduleConfig:
+    reps: int = 5
+    """Timed repetitions; >= 1 (2 or more for an interval)."""
+    bench_steps: int = 1000
+    """Loop steps per timed repetition; >= 1."""
+    warmup: int = 64
+    """Untimed loop steps before the first repetition (compile, CUDA-graph capture); >= 1."""
+
+
+@dataclass
+class ModeConfig:
+    name: str = "step"
+    """Driver: step | sendrecv | async | env_only | agent_only."""
+    groups: int = 1
+    """Batches per loop step (async, agent_only); >= 1 and must divide env.num_envs."""
+
+
+@dataclass
+class Config:
+    env: EnvConfig = MISSING
+    agent: AgentConfig = MISSING
+    schedule: ScheduleConfig = MISSING
+    mode: ModeConfig = MISSING
+    device: str = "auto"
+    """auto (CUDA when present, else CPU) | cuda | cpu."""
+    seed: int = 0
+    """Seeds torch and the emulators (env i gets seed + i); >= 0."""
+    round: int = 0
+    """Identity only: sweep it outermost to interleave compared modes in time; >= 0."""
+    resume: bool = False
+    """Skip this job when its output dir already holds an "ok" result for the same config."""
+    collect: bool = True
+    """At the end of a multirun, collect its results into <sweep dir>/summary."""
+
+
+def register_configs() -> None:
+    """Put the schema into Hydra's ConfigStore; group YAMLs extend it with `@_here_`."""
+    cs = ConfigStore.instance()
+    cs.store(name="config_schema", node=Config)
+    cs.store(group="schema/env", name="base", node=EnvConfig)
+    cs.store(group="schema/agent", name="base", node=AgentConfig)
+    cs.store(group="schema/schedule", name="base", node=ScheduleConfig)
+    cs.store(group="schema/mode", name="base", node=ModeConfig)
+
+
+def _at_least(key: str, value: Any, low: int) -> None:
+    if value < low:
+        raise ValueError(f"{key}={value}: must be >= {low}")
+
+
+def _one_of(key: str, value: Any, allowed: tuple[str, ...]) -> None:
+    if value not in allowed:
+        raise ValueError(f"{key}={value}: must be one of {', '.join(allowed)}")
+
+
+def known_games() -> list[str]:
+    from ale_py import roms
+
+    return sorted(roms.get_all_rom_ids())
+
+
+def validate(cfg: Any) -> None:
+    """Refuse a bad value with one ValueError naming key, value and what is allowed.
+
+    Runs before any environment or model is built, so a typo costs nothing.
+    """
+    _one_of("mode.name", cfg.mode.name, MODES)
+    _one_of("agent.name", cfg.agent.name, AGENTS)
+    _one_of("device", cfg.device, DEVICES)
+    games = known_games()
+    if cfg.env.game not in games:
+        close = difflib.get_close_matches(cfg.env.game, games, n=3, cutoff=0.6)
+        hint = f"; did you mean {', '.join(close)}?" if close else f"; ale-py has {len(games)} ROMs, e.g. pong, breakout"
+        raise ValueError(f"env.game={cfg.env.game}: not a ROM that ale-py has{hint}")
+    _at_least("env.num_envs", cfg.env.num_envs, 1)
+    _at_least("env.frameskip", cfg.env.frameskip, 1)
+    if cfg.env.num_threads is not None:
+        _at_least("env.num_threads", cfg.env.num_threads, 1)
+    _at_least("agent.num_steps", cfg.agent.num_steps, 1)
+    _at_least("agent.update_epochs", cfg.agent.update_epochs, 1)
+    _at_least("agent.num_minibatches", cfg.agent.num_minibatches, 1)
+    if cfg.agent.num_steps % cfg.agent.num_minibatches:
+        raise ValueError(
+            f"agent.num_minibatches={cfg.agent.num_minibatches}: must divide "
+            f"agent.num_steps={cfg.agent.num_steps}"
+        )
+    if not cfg.agent.learning_rate > 0:
+        raise ValueError(f"agent.learning_rate={cfg.agent.learning_rate}: must be > 0")
+    _at_least("schedule.reps", cfg.schedule.reps, 1)
+    _at_least("schedule.bench_steps", cfg.schedule.bench_steps, 1)
+    _at_least("schedule.warmup", cfg.schedule.warmup, 1)
+    _at_least("mode.groups", cfg.mode.groups, 1)
+    if cfg.env.num_envs % cfg.mode.groups:
+        raise ValueError(
+            f"mode.groups={cfg.mode.groups}: must divide env.num_envs={cfg.env.num_envs}"
+        )
+    if cfg.mode.groups > 1 and cfg.mode.name not in ("async", "agent_only"):
+        raise ValueError(f"mode.groups={cfg.mode.groups}: only async and agent_only take groups > 1")
+    _at_least("seed", cfg.seed, 0)
+    _at_least("round", cfg.round, 0)
+    if cfg.device == "cuda":
+        import torch
+
+        if not torch.cuda.is_available():
+            raise ValueError("device=cuda: no CUDA device is visible here; allowed: auto, cpu")
+
+
+def warnings_for(cfg: Any) -> list[str]:
+    """Legal settings that make the figure less meaningful; stored in the result."""
+    notes = []
+    if cfg.mode.name != "env_only" and cfg.schedule.bench_steps < cfg.agent.num_steps:
+        notes.append(
+            f"schedule.bench_steps={cfg.schedule.bench_steps} < agent.num_steps="
+            f"{cfg.agent.num_steps}: no update falls inside the timed steps"
+        )
+    if cfg.schedule.reps == 1:
+        notes.append("schedule.reps=1: this job alone gives no interval (pool rounds in the collector)")
+    if cfg.schedule.warmup < 3 and cfg.agent.compile:
+        notes.append(
+            f"schedule.warmup={cfg.schedule.warmup}: CUDA-graph capture may fall inside the timed steps"
+        )
+    return notes

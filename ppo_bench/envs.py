@@ -1,0 +1,105 @@
+"""ALE's vector env, and a small torch adapter over its released step/send/recv.
+
+The reference calls `envs.torch()`, which was proposed to ale-py but never
+released; 0.12.x has `step()`, `send()` and `recv()` on numpy arrays. The
+adapter gives every driver the same host<->device path so that modes differ
+only in how they talk to the emulators: frames are copied into a pinned host
+buffer and sent to the device with a non-blocking copy; actions come back
+through a pinned buffer. Two frame buffers alternate, and a CUDA event per
+buffer guards against overwriting one whose upload is still in flight.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import torch
+from ale_py.vector_env import AtariVectorEnv
+
+
+def make_envs(env_cfg: Any, groups: int = 1) -> AtariVectorEnv:
+    """Build the vector env; `groups > 1` returns batches of num_envs / groups (envpool-style)."""
+    n = env_cfg.num_envs
+    return AtariVectorEnv(
+        game=env_cfg.game,
+        num_envs=n,
+        batch_size=n // groups if groups > 1 else 0,
+        frameskip=env_cfg.frameskip,
+        num_threads=num_threads(env_cfg),
+    )
+
+
+def num_threads(env_cfg: Any) -> int:
+    """env.num_threads, or the reference's min(num_envs, 16) when it is null."""
+    return env_cfg.num_threads or min(env_cfg.num_envs, 16)
+
+
+class TorchEnvs:
+    """`reset`, `step`, `send`, `recv` on torch tensors: uint8 frames on `device`, env ids on the host."""
+
+    def __init__(self, envs: AtariVectorEnv, device: torch.device):
+        self.envs = envs
+        self.device = device
+        self.batch_size = envs.batch_size
+        self._cuda = device.type == "cuda"
+        shape = (self.batch_size, *envs.single_observation_space.shape)
+        if self._cuda:
+            self._frames = [torch.empty(shape, dtype=torch.uint8, pin_memory=True) for _ in range(2)]
+            self._uploaded = [torch.cuda.Event() for _ in range(2)]
+        self._next = 0
+        self._actions = HostActions(self.batch_size, device)
+
+    def reset(self, seed: int) -> tuple[torch.Tensor, np.ndarray]:
+        obs, info = self.envs.reset(seed=seed)
+        return self._upload(obs), info["env_id"]
+
+    def step(self, actions: torch.Tensor) -> tuple[torch.Tensor, np.ndarray]:
+        obs, _, _, _, info = self.envs.step(self._actions.fetch(actions))
+        return self._upload(obs), info["env_id"]
+
+    def send(self, actions: torch.Tensor) -> None:
+        self.envs.send(self._actions.fetch(actions))
+
+    def recv(self) -> tuple[torch.Tensor, np.ndarray]:
+        obs, _, _, _, info = self.envs.recv()
+        return self._upload(obs), info["env_id"]
+
+    def close(self) -> None:
+        self.envs.close()
+
+    def _upload(self, obs: np.ndarray) -> torch.Tensor:
+        if not self._cuda:
+            return torch.tensor(obs)  # a copy: ale-py may reuse its array
+        i = self._next
+        self._next ^= 1
+        self._uploaded[i].synchronize()  # the upload from this buffer two calls ago is done
+        host = self._frames[i]
+        host.copy_(torch.from_numpy(obs))
+        frames = host.to(self.device, non_blocking=True)
+        self._uploaded[i].record()
+        return frames
+
+
+class HostActions:
+    """Brings a batch of actions from the device to a pinned host buffer for ale-py."""
+
+    def __init__(self, batch_size: int, device: torch.device):
+        self._cuda = device.type == "cuda"
+        self._host = torch.empty(batch_size, dtype=torch.int64, pin_memory=self._cuda)
+
+    def fetch(self, actions: torch.Tensor) -> np.ndarray:
+        if not self._cuda:
+            return actions.numpy()
+        self._host.copy_(actions, non_blocking=True)
+        torch.cuda.current_stream().synchronize()
+        return self._host.numpy()
+
+
+def num_actions(game: str) -> int:
+    """The minimal action set's size, read from a one-env vector env (agent_only has no env)."""
+    envs = AtariVectorEnv(game=game, num_envs=1, num_threads=1)
+    try:
+        return int(envs.single_action_space.n)
+    finally:
+        envs.close()

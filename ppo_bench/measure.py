@@ -1,0 +1,79 @@
+"""The one warm-up + timed-repetition loop that every driver shares.
+
+Clock discipline: `perf_counter`, with the device synchronised before every
+read, so queued device work is charged to the repetition that queued it. The
+first loop step (which compiles the inference) is timed on its own, the rest of
+the warm-up (CUDA-graph capture, the first update) separately, and nothing is
+logged inside a timed repetition: `on_rep` is called between them.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+import numpy as np
+import torch
+
+
+@dataclass
+class Timings:
+    first_step_s: float = 0.0
+    """The first loop step alone: on a compiled agent, the compile."""
+    warmup_s: float = 0.0
+    """The rest of the warm-up, including one update."""
+    rep_seconds: list[float] = field(default_factory=list)
+    """Wall time of each timed repetition."""
+    measure_started: float = 0.0
+    """time.time() when the first timed repetition began (for overlap checks)."""
+    measure_finished: float = 0.0
+    env_steps: Optional[np.ndarray] = None
+    """Steps each env took during the timed repetitions; None without emulators."""
+
+
+def synchronizer(device: torch.device) -> Callable[[], None]:
+    return torch.cuda.synchronize if device.type == "cuda" else (lambda: None)
+
+
+def measure(driver: Any, schedule: Any, num_steps: int, sync: Callable[[], None],
+            on_rep: Callable[[int, float], None]) -> Timings:
+    """Warm up, then time `schedule.reps` repetitions of `schedule.bench_steps` loop steps.
+
+    The update runs after every `num_steps` loop steps, counted from the start
+    of each repetition, as in the reference; warm-up ends with one update.
+    """
+    update = driver.agent.update if driver.agent is not None else None
+    out = Timings()
+
+    sync()
+    t = time.perf_counter()
+    driver.step(0)
+    sync()
+    out.first_step_s = time.perf_counter() - t
+
+    t = time.perf_counter()
+    for w in range(1, schedule.warmup):
+        driver.step(w % num_steps)
+    if update is not None:
+        update()
+    sync()
+    out.warmup_s = time.perf_counter() - t
+
+    counts_before = None if driver.env_steps is None else driver.env_steps.copy()
+    out.measure_started = time.time()
+    for rep in range(schedule.reps):
+        sync()
+        t = time.perf_counter()
+        for s in range(schedule.bench_steps):
+            driver.step(s % num_steps)
+            if update is not None and (s + 1) % num_steps == 0:
+                update()
+        sync()
+        seconds = time.perf_counter() - t
+        out.rep_seconds.append(seconds)
+        on_rep(rep, seconds)
+    out.measure_finished = time.time()
+    if counts_before is not None:
+        out.env_steps = driver.env_steps - counts_before
+    return out
