@@ -53,13 +53,16 @@ class SendRecvDriver:
     def __init__(self, envs: TorchEnvs, agent: Agent, seed: int, groups: int):
         self.envs, self.agent, self.groups = envs, agent, groups
         self.env_steps = np.zeros(envs.envs.num_envs, dtype=np.int64)
-        envs.reset(seed)
-        # The first batch's actions; from here on every recv answers one send.
-        envs.send(torch.zeros(envs.batch_size, dtype=torch.int64, device=envs.device))
+        # reset() hands back the first batch (its reset frames); the first step
+        # uses it in place of a recv, so every env's first frame is its reset frame.
+        self.reset_batch: tuple | None = envs.reset(seed)
 
     def step(self, slot: int) -> None:
         for _ in range(self.groups):
-            frames, ids = self.envs.recv()
+            if self.reset_batch is None:
+                frames, ids = self.envs.recv()
+            else:
+                (frames, ids), self.reset_batch = self.reset_batch, None
             actions, values = self.agent.act(frames)
             self.envs.send(actions)
             rows = torch.from_numpy(ids).to(self.envs.device, torch.int64, non_blocking=True) if self.groups > 1 else None
@@ -67,7 +70,8 @@ class SendRecvDriver:
             self.env_steps[ids] += 1
 
     def close(self) -> None:
-        self.envs.recv()  # answer the last send before the threads are stopped
+        if self.reset_batch is None:
+            self.envs.recv()  # answer the last send before the threads are stopped
         self.envs.close()
 
 

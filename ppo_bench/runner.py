@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
+import numpy as np
 import torch
 from omegaconf import DictConfig, OmegaConf
 
@@ -56,11 +57,8 @@ def job_of(cfg: DictConfig, output_dir: Optional[Path]) -> Job:
 
 def identity_config(cfg: DictConfig) -> dict:
     """The resolved config without Hydra's node and the keys that do not change the measurement."""
-    config = OmegaConf.to_container(cfg, resolve=True)
-    config.pop("hydra", None)
-    for key in NOT_IDENTITY:
-        config.pop(key, None)
-    return config
+    keys = [k for k in cfg.keys() if k != "hydra" and k not in NOT_IDENTITY]
+    return OmegaConf.to_container(OmegaConf.masked_copy(cfg, keys), resolve=True)
 
 
 def resolve_device(name: str) -> torch.device:
@@ -190,6 +188,12 @@ def _measure_into(record: dict, cfg: DictConfig, started: float) -> None:
     counts = timings.env_steps
     record["env_steps"] = None if counts is None else {
         "total": int(counts.sum()), "per_env_min": int(counts.min()), "per_env_max": int(counts.max())}
+    if counts is not None and counts.min() < counts.max() / 2:
+        idle = np.flatnonzero(counts == 0).tolist()
+        record["warnings"].append(
+            f"uneven stepping: per-env steps {counts.min()}..{counts.max()}"
+            + (f", envs {idle} never stepped" if idle else "")
+            + " (ale-py's async batches can starve envs: ALE issue #641)")
     record["inference"] = {
         "compiled": compile and graphs >= 1,
         "cudagraphs": compile and device.type == "cuda" and graphs >= 1 and cudagraph_skips() == 0,

@@ -1,0 +1,560 @@
+"""Collect result files into tables, chart arrays and a plot.
+
+    python -m ppo_bench.collect PATH [PATH...] [--out DIR] [--baseline DIR] [--no-plot]
+
+Every `**/result.json` under the paths is read (never written). What may be
+compared or merged is decided by the configs, not by where the files lie:
+
+- Results whose configs differ in anything but the mode subtree, `env.num_envs`
+  and `round` measure different things, so they are never merged: each distinct
+  rest-of-config (plus the device the job really ran on; the config may say
+  "auto") is a group, named by the keys in which the groups differ.
+- Jobs that differ only in `round` are repetitions of one measurement: their
+  reps are pooled. Rounds run back to back also give a paired speed-up (per
+  round, mode over step), which survives drift that an unpaired ratio does not.
+- Measurements taken at the same time on one host disturb each other; they are
+  marked contended rather than trusted silently.
+
+Figures are rounded only when rendered (table.md, chart arrays); table.csv keeps
+full precision and the raw reps, so a later collection can use it as a baseline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Optional
+
+import numpy as np
+import pandas as pd
+
+from . import results, stats
+
+MODE_ORDER = ("step", "sendrecv", "async", "env_only", "agent_only")
+PROBES = ("env_only", "agent_only")  # each measures one side alone; together they bound the loop
+JS_NAMES = {"step": "stepRaw", "sendrecv": "recvRaw", "async": "asyncRaw",
+            "env_only": "envOnlyRaw", "agent_only": "agentOnlyRaw"}
+NOISY_CV = 0.10
+NOT_IDENTITY = ("env.num_envs", "round")  # and every key under mode.
+SINGLE_GROUP = "all"
+FOOTER = ("env-steps/s; ± = 95% t half-width over {n} reps; (!) = CV > 10%; speedup = ratio of "
+          "geometric means with a 95% Welch t-interval on log throughput; paired = per-round ratios "
+          "of back-to-back jobs, t-interval on log ratios")
+
+
+@dataclass
+class Collection:
+    """What one collection found; `table` is what table.csv holds."""
+    table: pd.DataFrame      # one row per group x mode x num_envs
+    jobs: pd.DataFrame       # one row per ok result file
+    runs: pd.DataFrame       # one row per repetition (long form)
+    failed: list[dict]       # path, mode, num_envs, error
+    bad: list[dict]          # path, reason
+    contended: list[dict]    # path, host, overlapping paths
+    machine_warnings: list[str]
+    regressions: list[str]
+    markdown: str = ""
+    out_dir: Optional[Path] = None
+
+    @property
+    def ok(self) -> bool:
+        return len(self.jobs) > 0
+
+
+# ---------------------------------------------------------------- reading
+
+def find_files(paths: list[Path]) -> list[Path]:
+    found = set()
+    for p in map(Path, paths):
+        found.update([p] if p.is_file() else p.rglob(results.FILENAME))
+    return sorted({f.resolve() for f in found})
+
+
+def flatten(d: dict, prefix: str = "") -> dict:
+    out = {}
+    for k, v in d.items():
+        if isinstance(v, dict):
+            out.update(flatten(v, f"{prefix}{k}."))
+        else:
+            out[f"{prefix}{k}"] = v
+    return out
+
+
+def _time(s: Optional[str]) -> Optional[datetime]:
+    return datetime.fromisoformat(s.replace("Z", "+00:00")) if s else None
+
+
+def _mean_of(machine: dict, key: str) -> Optional[float]:
+    values = [(machine.get(when) or {}).get(key) for when in ("before", "after")]
+    values = [v for v in values if v is not None]
+    return sum(values) / len(values) if values else None
+
+
+def _job(path: Path, rec: dict) -> dict:
+    flat = flatten(rec["config"])
+    flat["device"] = rec["device"]  # what it ran on, not "auto"
+    ident = {k: v for k, v in flat.items() if k not in NOT_IDENTITY and not k.startswith("mode.")}
+    mode_cfg = dict(rec["config"].get("mode") or {"name": rec["mode"]})
+    timing, machine = rec["timing"], rec.get("machine") or {}
+    return {
+        "path": str(path), "identity": json.dumps(ident, sort_keys=True), "ident": ident,
+        "mode_name": mode_cfg.pop("name", rec["mode"]), "mode_cfg": mode_cfg,
+        "groups": int(mode_cfg.get("groups", 1)), "num_envs": int(rec["num_envs"]),
+        "round": int(flat.get("round", 0) or 0), "reps": [float(x) for x in rec["throughput"]["reps"]],
+        "frameskip": flat.get("env.frameskip", rec.get("frameskip")),
+        "game": rec["game"], "agent": rec["agent"], "device": rec["device"],
+        "gpu": rec["provenance"].get("gpu"), "host": rec["provenance"].get("host"),
+        "schedule": rec["config"].get("schedule"), "finished_at": timing.get("finished_at"),
+        "start": _time(timing.get("measure_started_at")), "end": _time(timing.get("measure_finished_at")),
+        "load": _mean_of(machine, "load_1m"), "mhz": _mean_of(machine, "cpu_mhz"),
+    }
+
+
+def _name_groups(jobs: pd.DataFrame) -> None:
+    """Name each identity by the keys whose values differ between identities."""
+    idents = dict(zip(jobs["identity"], jobs["ident"]))
+    keys = sorted(set().union(*idents.values()))
+    differing = [k for k in keys if len({json.dumps(d.get(k)) for d in idents.values()}) > 1]
+    show = lambda v: v if isinstance(v, str) else json.dumps(v)  # noqa: E731  (Hydra override syntax)
+    names = {i: ", ".join(f"{k}={show(d.get(k))}" for k in differing) or SINGLE_GROUP
+             for i, d in idents.items()}
+    jobs["group"] = jobs["identity"].map(names)
+
+
+def _label_modes(jobs: pd.DataFrame) -> None:
+    """Mode name, plus the mode settings that differ within the group (async[groups=4])."""
+    jobs["mode"] = jobs["mode_name"]
+    for _, sub in jobs.groupby(["group", "mode_name"]):
+        cfgs = list(sub["mode_cfg"])
+        keys = sorted(set().union(*cfgs))
+        differing = [k for k in keys if len({json.dumps(c.get(k)) for c in cfgs}) > 1]
+        if differing:
+            jobs.loc[sub.index, "mode"] = [
+                f"{n}[{','.join(f'{k}={c.get(k)}' for k in differing)}]"
+                for n, c in zip(sub["mode_name"], cfgs)]
+
+
+def _order(label: str) -> tuple:
+    name = label.split("[")[0]
+    return (MODE_ORDER.index(name) if name in MODE_ORDER else len(MODE_ORDER), label)
+
+
+# ---------------------------------------------------------------- analysis
+
+def _summarise(jobs: pd.DataFrame) -> pd.DataFrame:
+    rows = []
+    for (group, mode, n), sub in jobs.sort_values(["round", "path"]).groupby(["group", "mode", "num_envs"]):
+        reps = [x for r in sub["reps"] for x in r]
+        s = stats.summary(reps)
+        first = sub.iloc[0]
+        rows.append({
+            "group": group, "identity": first["identity"], "mode": mode, "mode_name": first["mode_name"],
+            "groups": first["groups"], "num_envs": n, "mean": s["mean"], "ci95": s["ci95"],
+            "lo": s["lo"], "hi": s["hi"], "n": s["n"], "jobs": len(sub), "cv": s["cv"],
+            "noisy": s["cv"] is not None and s["cv"] > NOISY_CV,
+            "frames_per_s": s["mean"] * first["frameskip"] if first["frameskip"] else np.nan,
+            "reps": json.dumps(reps),
+        })
+    table = pd.DataFrame(rows)
+    table["_o"] = table["mode"].map(_order)
+    return table.sort_values(["group", "_o", "num_envs"]).drop(columns="_o").reset_index(drop=True)
+
+
+def _speedups(table: pd.DataFrame, jobs: pd.DataFrame) -> list[str]:
+    """Unpaired and paired speed-up over step; returns machine-state warnings on compared jobs.
+
+    Probes get none: env_only or agent_only is not a way to run the loop, only a bound on it.
+    """
+    warnings = []
+    reps = {(r.group, r.mode, r.num_envs): json.loads(r.reps) for r in table.itertuples()}
+    cols = {c: [] for c in ("speedup", "speedup_lo", "speedup_hi", "paired_speedup",
+                            "paired_lo", "paired_hi", "paired_rounds")}
+    for r in table.itertuples():
+        base = reps.get((r.group, "step", r.num_envs))
+        unpaired, paired, rounds = {}, {}, 0
+        if r.mode != "step" and r.mode_name not in PROBES and base is not None:
+            unpaired = stats.ratio_interval(reps[(r.group, r.mode, r.num_envs)], base)
+            at = jobs[(jobs.group == r.group) & (jobs.num_envs == r.num_envs)]
+            mine, steps = at[at["mode"] == r.mode], at[at["mode"] == "step"]
+            ratios = []
+            for rnd in sorted(set(mine["round"]) & set(steps["round"])):
+                a, b = mine[mine["round"] == rnd], steps[steps["round"] == rnd]
+                ratios.append(np.mean([x for v in a["reps"] for x in v]) /
+                              np.mean([x for v in b["reps"] for x in v]))
+                warnings += [w for ja in a.itertuples() for jb in b.itertuples()
+                             if (w := _machine_warning(r, rnd, ja, jb))]
+            rounds = len(ratios)
+            if rounds >= 2:
+                paired = stats.paired_ratio_interval(ratios)
+        for c, v in zip(cols, (unpaired.get("ratio"), unpaired.get("lo"), unpaired.get("hi"),
+                               paired.get("ratio"), paired.get("lo"), paired.get("hi"), rounds)):
+            cols[c].append(np.nan if v is None else v)
+    for c, v in cols.items():
+        table[c] = v
+    return warnings
+
+
+def _machine_warning(row, rnd: int, a, b) -> Optional[str]:
+    """Two compared jobs that saw a different machine: their ratio is suspect.
+
+    Load: the 1-minute load averages differ by more than max(1.0, 50% of the lower);
+    clock: the mean CPU MHz differ by more than 10% of the lower.
+    """
+    why = []
+    if pd.notna(a.load) and pd.notna(b.load) and abs(a.load - b.load) > max(1.0, 0.5 * min(a.load, b.load)):
+        why.append(f"load {a.load:.2f} vs {b.load:.2f}")
+    if pd.notna(a.mhz) and pd.notna(b.mhz) and abs(a.mhz - b.mhz) > 0.10 * min(a.mhz, b.mhz):
+        why.append(f"cpu MHz {a.mhz:.0f} vs {b.mhz:.0f}")
+    if not why:
+        return None
+    return f"{row.group} n={row.num_envs} round {rnd}: {row.mode} vs step: {'; '.join(why)} ({a.path}, {b.path})"
+
+
+def _limits(table: pd.DataFrame) -> None:
+    """limit = min(env_only, agent_only): no overlap can beat the slower side; serial = no overlap at all."""
+    means = {(r.group, r.mode_name, r.groups, r.num_envs): r.mean for r in table.itertuples()}
+    limit, serial, eff = [], [], []
+    for r in table.itertuples():
+        env = means.get((r.group, "env_only", 1, r.num_envs))
+        agent = means.get((r.group, "agent_only", r.groups, r.num_envs),
+                          means.get((r.group, "agent_only", 1, r.num_envs)))
+        if env is None or agent is None:
+            limit.append(np.nan), serial.append(np.nan), eff.append(np.nan)
+            continue
+        limit.append(min(env, agent))
+        serial.append(1 / (1 / env + 1 / agent))
+        eff.append(np.nan if r.mode_name in PROBES else r.mean / limit[-1])
+    table["limit"], table["serial"], table["efficiency"] = limit, serial, eff
+
+
+def _contended(jobs: pd.DataFrame) -> list[dict]:
+    """Jobs on one host whose measurement windows overlap."""
+    hits: dict[str, set] = {}
+    timed = jobs.dropna(subset=["start", "end"]).sort_values("start")
+    for _, same_host in timed.groupby("host"):
+        rows = list(same_host.itertuples())
+        for i, a in enumerate(rows):
+            for b in rows[i + 1:]:
+                if b.start >= a.end:
+                    break
+                hits.setdefault(a.path, set()).add(b.path)
+                hits.setdefault(b.path, set()).add(a.path)
+    jobs["contended"] = jobs["path"].isin(set(hits))
+    host = dict(zip(jobs["path"], jobs["host"]))
+    return [{"path": p, "host": host[p], "with": sorted(w)} for p, w in sorted(hits.items())]
+
+
+def build(paths: list[Path]) -> Collection:
+    """Read and analyse, in memory; nothing is written."""
+    jobs, failed, bad = [], [], []
+    for path in find_files(paths):
+        try:
+            rec = results.read_result(path)
+        except results.BadResult as e:
+            bad.append({"path": str(path), "reason": str(e)})
+            continue
+        if rec["status"] == "failed":
+            failed.append({"path": str(path), "mode": rec["mode"], "num_envs": rec["num_envs"],
+                           "error": rec["error"]})
+            continue
+        try:
+            jobs.append(_job(path, rec))
+        except (KeyError, TypeError, ValueError) as e:
+            bad.append({"path": str(path), "reason": f"unusable field: {type(e).__name__}: {e}"})
+    jobs = pd.DataFrame(jobs)
+    if jobs.empty:
+        return Collection(pd.DataFrame(), jobs, pd.DataFrame(), failed, bad, [], [], [])
+    _name_groups(jobs)
+    _label_modes(jobs)
+    runs = jobs.explode("reps").rename(columns={"reps": "thr"}).astype({"thr": float})
+    runs["rep"] = runs.groupby(level=0).cumcount()
+    runs = runs[["group", "identity", "mode", "num_envs", "round", "rep", "thr", "path"]].reset_index(drop=True)
+    contended = _contended(jobs)
+    table = _summarise(jobs)
+    warnings = _speedups(table, jobs)
+    _limits(table)
+    bad_jobs = jobs.groupby(["group", "mode", "num_envs"])["contended"].any()
+    table["contended"] = [bool(bad_jobs[(r.group, r.mode, r.num_envs)]) for r in table.itertuples()]
+    return Collection(table, jobs, runs, failed, bad, contended, warnings, [])
+
+
+# ---------------------------------------------------------------- baseline
+
+def load_baseline(path: Path) -> pd.DataFrame:
+    """An earlier collection: a summary dir (its table.csv, raw reps) or a dir of result files."""
+    path = Path(path)
+    csv = path if path.suffix == ".csv" else path / "table.csv"
+    if csv.is_file():
+        table = pd.read_csv(csv)
+        missing = {"identity", "mode", "num_envs", "mean", "reps"} - set(table.columns)
+        if missing:
+            raise ValueError(f"baseline {csv}: no column {', '.join(sorted(missing))}")
+    else:
+        table = build([path]).table
+        if table.empty:
+            raise ValueError(f"baseline {path}: no table.csv and no usable result files")
+    return table[["identity", "mode", "num_envs", "mean", "reps"]]
+
+
+def compare_baseline(table: pd.DataFrame, baseline: pd.DataFrame) -> list[str]:
+    """new/baseline ratio per row; a row whose whole interval lies below 1 is a regression."""
+    old = {(b.identity, b.mode, int(b.num_envs)): b for b in baseline.itertuples()}
+    cols = {c: [] for c in ("baseline_mean", "baseline_ratio", "baseline_lo", "baseline_hi", "regression")}
+    regressions = []
+    for r in table.itertuples():
+        b = old.get((r.identity, r.mode, r.num_envs))
+        if b is None:
+            for c, v in zip(cols, (np.nan,) * 4 + (False,)):
+                cols[c].append(v)
+            continue
+        ri = stats.ratio_interval(json.loads(r.reps), json.loads(b.reps))
+        lo, hi = (np.nan if ri[k] is None else ri[k] for k in ("lo", "hi"))
+        slower = bool(hi < 1)
+        for c, v in zip(cols, (b.mean, ri["ratio"], lo, hi, slower)):
+            cols[c].append(v)
+        if slower:
+            regressions.append(f"{r.group} {r.mode} n={r.num_envs}: {_ratio(ri['ratio'], lo, hi)} of "
+                               f"baseline ({b.mean:.0f} -> {r.mean:.0f} env-steps/s)")
+    for c, v in cols.items():
+        table[c] = v
+    return regressions
+
+
+# ---------------------------------------------------------------- rendering
+
+def _ratio(x: float, lo: float, hi: float) -> str:
+    if x is None or pd.isna(x):
+        return ""
+    return f"{x:.2f}x" if pd.isna(lo) else f"{x:.2f}x [{lo:.2f}, {hi:.2f}]"
+
+
+def _mean_cell(r) -> str:
+    d = 0 if r.mean >= 100 else 1 if r.mean >= 10 else 2  # keep a slow job's interval visible
+    cell = f"{r.mean:.{d}f}" if pd.isna(r.ci95) else f"{r.mean:.{d}f} ± {r.ci95:.{d}f}"
+    return cell + (" (!)" if r.noisy else "")
+
+
+def _md_table(header: list[str], rows: list[list[str]]) -> list[str]:
+    return ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|",
+            *("| " + " | ".join(row) + " |" for row in rows)]
+
+
+def _group_markdown(t: pd.DataFrame) -> list[str]:
+    labels = sorted(t["mode"].unique(), key=_order)
+    loops = [m for m in labels if m.split("[")[0] not in PROBES]
+    cell = {(r.mode, r.num_envs): r for r in t.itertuples()}
+    others = [m for m in loops if m != "step" and t.loc[t["mode"] == m, "speedup"].notna().any()]
+    paired = [m for m in others if t.loc[t["mode"] == m, "paired_speedup"].notna().any()]
+    has_limit = t["limit"].notna().any()
+    header = (["num_envs"] + labels + [f"{m}/step" for m in others] + [f"{m}/step paired" for m in paired]
+              + (["limit"] + [f"eff {m}" for m in loops] if has_limit else []))
+    rows = []
+    for n in sorted(t["num_envs"].unique()):
+        get = lambda m: cell.get((m, n))  # noqa: E731
+        row = [str(n)] + [_mean_cell(get(m)) if get(m) else "" for m in labels]
+        row += [_ratio(get(m).speedup, get(m).speedup_lo, get(m).speedup_hi) if get(m) else "" for m in others]
+        row += [_ratio(get(m).paired_speedup, get(m).paired_lo, get(m).paired_hi) if get(m) else ""
+                for m in paired]
+        if has_limit:
+            lim = t.loc[(t["num_envs"] == n) & (t["groups"] == 1), "limit"].dropna()
+            row.append(f"{lim.iloc[0]:.0f}" if len(lim) else "")
+            row += ["" if not get(m) or pd.isna(get(m).efficiency) else f"{get(m).efficiency:.0%}" for m in loops]
+        rows.append(row)
+    return _md_table(header, rows)
+
+
+def render(c: Collection, baseline: Optional[Path]) -> str:
+    lines = []
+    if not c.table.empty:
+        groups = sorted(c.table["group"].unique())
+        for g in groups:
+            if len(groups) > 1:
+                lines += [f"## {g}", ""]
+            lines += _group_markdown(c.table[c.table["group"] == g]) + [""]
+        ns = sorted(c.table["n"].unique())
+        lines += [FOOTER.format(n=ns[0] if len(ns) == 1 else f"{ns[0]}-{ns[-1]}"), ""]
+    sections = [
+        ("Failed jobs", [f"{f['path']} ({f['mode']}, num_envs={f['num_envs']}): {f['error']}" for f in c.failed]),
+        ("Skipped files", [f"{b['path']}: {b['reason']}" for b in c.bad]),
+        ("Contended (measured while another job ran on the same host)",
+         [f"{x['path']} on {x['host']}, overlaps {', '.join(x['with'])}" for x in c.contended]),
+        ("Machine-state warnings", c.machine_warnings),
+        (f"Regressions against {baseline}", c.regressions if baseline else []),
+    ]
+    for title, items in sections:
+        if items:
+            lines += [f"**{title}**", ""] + [f"- {i}" for i in items] + [""]
+    if baseline and not c.regressions:
+        lines += [f"No regressions against {baseline}.", ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def js_name(label: str) -> str:
+    if label in JS_NAMES:
+        return JS_NAMES[label]
+    parts = [p for p in re.split(r"[^0-9A-Za-z]+", label) if p]
+    return parts[0].lower() + "".join(p[:1].upper() + p[1:] for p in parts[1:]) + "Raw"
+
+
+def chart(t: pd.DataFrame, jobs: pd.DataFrame, group: str) -> dict:
+    """The reference's arrays ({n, thr, thr_lo, thr_hi} integers, sorted by n) plus meta."""
+    out = {}
+    for m in sorted(t["mode"].unique(), key=_order):
+        s = t[t["mode"] == m].sort_values("num_envs")
+        out[js_name(m)] = [{"n": int(r.num_envs), "thr": round(r.mean),
+                            "thr_lo": round(r.mean if pd.isna(r.lo) else r.lo),
+                            "thr_hi": round(r.mean if pd.isna(r.hi) else r.hi)} for r in s.itertuples()]
+    j = jobs[jobs["group"] == group]
+    distinct = lambda col: ", ".join(sorted({str(v) for v in j[col] if v is not None})) or None  # noqa: E731
+    out["meta"] = {"game": distinct("game"), "agent": distinct("agent"), "device": distinct("device"),
+                   "gpu": distinct("gpu"), "schedule": j.iloc[0]["schedule"],
+                   "date": max((d for d in j["finished_at"] if d), default=None), "group": group,
+                   "frameskip": j.iloc[0]["frameskip"], "unit": results.UNIT}
+    return out
+
+
+def _py(v):  # json's fallback for numpy scalars
+    return v.item()
+
+
+def chart_js(ch: dict) -> str:
+    parts = []
+    for name, points in ch.items():
+        if name == "meta":
+            continue
+        body = "".join(f"  {{ n: {p['n']}, thr: {p['thr']}, thr_lo: {p['thr_lo']}, thr_hi: {p['thr_hi']} }},\n"
+                       for p in points)
+        parts.append(f"const {name} = [\n{body}];\n")
+    parts.append(f"const chartMeta = {json.dumps(ch['meta'], default=_py)};\n")
+    return "\n".join(parts)
+
+
+def plot_throughput(t: pd.DataFrame, path: Path, title: str) -> None:
+    """Throughput per mode with 95% error bars and the overlap limit; speed-up over step beneath.
+
+    Log-log on top, since throughput spans orders of magnitude over num_envs.
+    """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import ScalarFormatter
+
+    fig = Figure(figsize=(8, 7), layout="constrained")
+    FigureCanvasAgg(fig)
+    top, bottom = fig.subplots(2, 1, sharex=True, height_ratios=[2, 1])
+    colour = {}
+    for m in sorted(t["mode"].unique(), key=_order):
+        s = t[t["mode"] == m].sort_values("num_envs")
+        err = [s["mean"] - s["lo"].fillna(s["mean"]), s["hi"].fillna(s["mean"]) - s["mean"]]
+        bars = top.errorbar(s["num_envs"], s["mean"], yerr=err, fmt="-o", capsize=3, label=m)
+        colour[m] = bars.lines[0].get_color()
+    loops = t[~t["mode_name"].isin(PROBES) & t["limit"].notna()]
+    agent_groups = set(t.loc[t["mode_name"] == "agent_only", "groups"])
+    for g, s in loops.groupby("groups"):
+        if g == 1 or g in agent_groups:
+            s = s.drop_duplicates("num_envs").sort_values("num_envs")
+            top.plot(s["num_envs"], s["limit"], "k--" if g == 1 else "k:",
+                     zorder=4, label="limit = min(env_only, agent_only)" + ("" if g == 1 else f", groups={g}"))
+    top.set_xscale("log", base=2)
+    top.set_yscale("log")
+    top.set_ylabel("env-steps/s (mean, 95% CI)")
+    top.set_title(title)
+    top.legend(fontsize="small")
+    top.grid(alpha=0.3, which="both")
+    bottom.axhline(1.0, color="grey", lw=1)
+    for m in colour:
+        s = t[t["mode"] == m].sort_values("num_envs")
+        for mid, lo, hi, style, shift, suffix in (
+                ("speedup", "speedup_lo", "speedup_hi", "-o", 1.0, ""),
+                ("paired_speedup", "paired_lo", "paired_hi", "--s", 2**0.1, " paired")):
+            sub = s[s[mid].notna()]
+            if len(sub):  # paired points nudged right so both bars stay visible
+                err = [sub[mid] - sub[lo].fillna(sub[mid]), sub[hi].fillna(sub[mid]) - sub[mid]]
+                bottom.errorbar(sub["num_envs"] * shift, sub[mid], yerr=err, fmt=style, capsize=3,
+                                color=colour[m], mfc="none" if suffix else colour[m], label=m + suffix)
+    bottom.xaxis.set_major_formatter(ScalarFormatter())
+    bottom.set_xticks(sorted(t["num_envs"].unique()))
+    bottom.set_xlabel("num_envs (log2 scale)")
+    bottom.set_ylabel("speed-up over step (x, 95% CI)")
+    if bottom.get_legend_handles_labels()[0]:
+        bottom.legend(fontsize="small")
+    bottom.grid(alpha=0.3)
+    fig.savefig(path, dpi=120)
+
+
+def _matplotlib() -> bool:
+    try:
+        import matplotlib  # noqa: F401
+        import matplotlib.backends.backend_agg  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+# ---------------------------------------------------------------- entry points
+
+def slug(name: str) -> str:
+    return re.sub(r"[^\w.=-]+", "_", name).strip("_") or SINGLE_GROUP
+
+
+def collect(paths: list[Path], out_dir: Optional[Path] = None, baseline: Optional[Path] = None,
+            plot: bool = True) -> Collection:
+    """Collect, write table.csv/table.md (+ chart.json, chart.js, throughput.png per group), print the table."""
+    paths = [Path(p) for p in paths]
+    c = build(paths)
+    if baseline is not None and c.ok:
+        c.regressions = compare_baseline(c.table, load_baseline(baseline))
+    c.markdown = render(c, baseline)
+    if not (c.ok or c.failed or c.bad):
+        print(f"no result files under {', '.join(map(str, paths))}", file=sys.stderr)
+        return c
+    first = paths[0] if paths[0].is_dir() else paths[0].parent
+    c.out_dir = out = Path(out_dir) if out_dir is not None else first / "summary"
+    out.mkdir(parents=True, exist_ok=True)
+    c.table.to_csv(out / "table.csv", index=False)
+    (out / "table.md").write_text(c.markdown)
+    print(c.markdown, end="")
+    if not c.ok:
+        print(f"nothing usable: {len(c.failed)} failed jobs, {len(c.bad)} unreadable files", file=sys.stderr)
+        return c
+    can_plot = plot and _matplotlib()
+    if plot and not can_plot:
+        print("plot skipped: matplotlib is not importable (pip install 'ppo-bench[plot]')", file=sys.stderr)
+    groups = sorted(c.table["group"].unique())
+    for g in groups:
+        where = out if len(groups) == 1 else out / slug(g)
+        where.mkdir(exist_ok=True)
+        t = c.table[c.table["group"] == g]
+        ch = chart(t, c.jobs, g)
+        (where / "chart.json").write_text(json.dumps(ch, indent=2, default=_py) + "\n")
+        (where / "chart.js").write_text(chart_js(ch))
+        if can_plot:
+            m = ch["meta"]
+            title = f"PPO loop throughput: {m['game']}, {m['agent']} on {m['device']}" + (
+                "" if g == SINGLE_GROUP else f"\n{g}")
+            plot_throughput(t, where / "throughput.png", title)
+    print(f"wrote {out}", file=sys.stderr)
+    return c
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    parser = argparse.ArgumentParser(prog="ppo-bench-collect", description=__doc__.split("\n\n")[0])
+    parser.add_argument("paths", nargs="+", type=Path, help="result files or directories to search")
+    parser.add_argument("--out", type=Path, help="output dir (default: <first PATH>/summary)")
+    parser.add_argument("--baseline", type=Path, help="earlier summary dir (table.csv) or dir of results")
+    parser.add_argument("--no-plot", action="store_true", help="skip throughput.png")
+    args = parser.parse_args(argv)
+    try:
+        c = collect(args.paths, args.out, args.baseline, plot=not args.no_plot)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    return 0 if c.ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

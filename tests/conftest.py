@@ -1,0 +1,48 @@
+"""Compose the real config tree with Hydra's compose API, shrunk to a CPU-sized job."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hydra import compose, initialize_config_dir
+from omegaconf import DictConfig
+
+from ppo_bench.config import register_configs
+
+ROOT = Path(__file__).resolve().parents[1]
+CONF = ROOT / "conf"
+
+# Two envs, two reps of 8 loop steps, an update every 4: seconds on a 2-core CPU.
+TINY = [
+    "device=cpu",
+    "env.num_envs=2",
+    "schedule.reps=2",
+    "schedule.bench_steps=8",
+    "schedule.warmup=3",
+    "agent.num_steps=4",
+    "agent.num_minibatches=2",
+    "collect=false",
+]
+
+register_configs()
+
+
+def merge_overrides(*lists: list[str]) -> list[str]:
+    """Later overrides of the same key replace earlier ones (compose refuses duplicates)."""
+    merged: dict[str, str] = {}
+    for override in (o for lst in lists for o in lst):
+        merged[override.split("=", 1)[0].lstrip("+~")] = override
+    return list(merged.values())
+
+
+def compose_config(*overrides: str, tiny: bool = True) -> DictConfig:
+    with initialize_config_dir(str(CONF), version_base="1.3"):  # clears GlobalHydra on exit
+        return compose("config", overrides=merge_overrides(TINY if tiny else [], list(overrides)),
+                       return_hydra_config=True)
+
+
+@pytest.fixture
+def tiny_cfg():
+    """compose_config with the tiny CPU schedule; call it with extra overrides."""
+    return compose_config

@@ -1,0 +1,360 @@
+"""The collector on synthetic result files: exact figures, grouping, pairing, failures, outputs.
+
+Expected intervals are worked out here from the formulas (scipy.stats.t.ppf on
+hand-computed logs), not by calling ppo_bench.stats.
+"""
+
+from __future__ import annotations
+
+import builtins
+import itertools
+import json
+import math
+import sys
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy.stats import t as student_t
+
+from ppo_bench import results
+from ppo_bench.collect import collect, main
+
+T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
+_clock = itertools.count()
+
+
+def record(mode="step", n=8, reps=(100.0,), *, groups=1, round=0, frameskip=5, seed=0,
+           sched_reps=3, host="h1", start=None, load=0.5, mhz=2400.0, status="ok", error=None) -> dict:
+    """A minimal record as runner.run writes it; each gets its own 10 s window unless `start` is given."""
+    start = T0 + timedelta(seconds=10 * next(_clock)) if start is None else start
+    end = start + timedelta(seconds=5)
+    config = {
+        "env": {"game": "pong", "num_envs": n, "frameskip": frameskip, "num_threads": None},
+        "agent": {"name": "nature_cnn", "compile": True, "num_steps": 128},
+        "schedule": {"reps": sched_reps, "bench_steps": 1000, "warmup": 64},
+        "mode": {"name": mode, "groups": groups},
+        "device": "auto", "seed": seed, "round": round,
+    }
+    rec = {
+        "schema": 1, "status": status, "error": error, "warnings": [], "mode": mode, "game": "pong",
+        "agent": "nature_cnn", "num_envs": n, "device": "cpu", "frameskip": frameskip, "groups": groups,
+        "round": round, "seed": seed, "config": config, "overrides": [],
+        "timing": {"started_at": (start - timedelta(seconds=2)).isoformat(), "finished_at": end.isoformat()},
+        "provenance": {"host": host, "python": "3.11", "torch": "2", "ale_py": "0.12.1", "cuda": None,
+                       "gpu": None, "cpu_count": 2, "git_commit": "abc"},
+    }
+    if status == "ok":
+        rec["throughput"] = {"unit": results.UNIT, "reps": list(reps)}
+        rec["timing"].update(measure_started_at=start.isoformat(), measure_finished_at=end.isoformat())
+        rec["machine"] = {"before": {"load_1m": load, "cpu_mhz": mhz}, "after": {"load_1m": load, "cpu_mhz": mhz}}
+    return rec
+
+
+def write(root: Path, name: str, **kw) -> Path:
+    path = root / name / "result.json"
+    results.write_atomic(path, record(**kw))
+    assert results.read_result(path)["status"] == kw.get("status", "ok")
+    return path
+
+
+def row(c, mode, n, group=None):
+    t = c.table
+    sel = t[(t["mode"] == mode) & (t["num_envs"] == n) & ((t["group"] == group) if group else True)]
+    assert len(sel) == 1, sel
+    return sel.iloc[0]
+
+
+def welch_log(a, b):
+    """Ratio of geometric means and its 95% Welch interval, written out."""
+    la, lb = [math.log(x) for x in a], [math.log(x) for x in b]
+    ma, mb = sum(la) / len(la), sum(lb) / len(lb)
+    va = sum((x - ma) ** 2 for x in la) / (len(la) - 1) / len(la)
+    vb = sum((x - mb) ** 2 for x in lb) / (len(lb) - 1) / len(lb)
+    df = (va + vb) ** 2 / (va**2 / (len(la) - 1) + vb**2 / (len(lb) - 1))
+    half = student_t.ppf(0.975, df) * math.sqrt(va + vb)
+    return math.exp(ma - mb), math.exp(ma - mb - half), math.exp(ma - mb + half)
+
+
+def paired_log(ratios):
+    logs = [math.log(r) for r in ratios]
+    k, m = len(logs), sum(logs) / len(logs)
+    sd = math.sqrt(sum((x - m) ** 2 for x in logs) / (k - 1))
+    half = student_t.ppf(0.975, k - 1) * sd / math.sqrt(k)
+    return math.exp(m), math.exp(m - half), math.exp(m + half)
+
+
+def test_exact_mean_interval_and_speedup(tmp_path, capsys):
+    step, recv = [100.0, 104.0, 96.0], [150.0, 180.0, 120.0]
+    write(tmp_path, "s", mode="step", reps=step)
+    write(tmp_path, "r", mode="sendrecv", reps=recv)
+    c = collect([tmp_path], plot=False)
+
+    s = row(c, "step", 8)
+    half = student_t.ppf(0.975, 2) * 4.0 / math.sqrt(3)  # sample sd of step is exactly 4
+    assert s["mean"] == pytest.approx(100.0)
+    assert s["ci95"] == pytest.approx(half)
+    assert (s["lo"], s["hi"]) == (pytest.approx(100 - half), pytest.approx(100 + half))
+    assert (s["n"], s["cv"], s["noisy"]) == (3, pytest.approx(0.04), False)
+    assert s["frames_per_s"] == pytest.approx(500.0)
+    assert json.loads(s["reps"]) == step
+    assert np.isnan(s["speedup"])
+
+    r = row(c, "sendrecv", 8)
+    assert (r["cv"], r["noisy"]) == (pytest.approx(0.2), True)
+    ratio, lo, hi = welch_log(recv, step)
+    assert (r["speedup"], r["speedup_lo"], r["speedup_hi"]) == (
+        pytest.approx(ratio), pytest.approx(lo), pytest.approx(hi))
+    assert r["paired_rounds"] == 1 and np.isnan(r["paired_speedup"])  # one round: no paired figure
+
+    out = capsys.readouterr().out
+    assert "| num_envs | step | sendrecv | sendrecv/step |" in out
+    assert f"| 8 | 100 ± {half:.0f} | 150 ± " in out and " (!) |" in out
+    assert f"{ratio:.2f}x [{lo:.2f}, {hi:.2f}]" in out
+    assert "env-steps/s; ± = 95% t half-width over 3 reps; (!) = CV > 10%" in out
+    assert "paired" not in out.split("\n")[0]
+    assert (tmp_path / "summary" / "table.md").read_text() == out
+    assert len(c.runs) == 6 and sorted(c.runs["thr"]) == sorted(step + recv) and c.runs["thr"].dtype == float
+    assert list(c.runs.loc[c.runs["mode"] == "step", "rep"]) == [0, 1, 2]
+
+
+def test_limit_serial_efficiency(tmp_path, capsys):
+    for mode, n, groups, thr in [("step", 8, 1, 100), ("env_only", 8, 1, 400), ("agent_only", 8, 1, 200), ("agent_only", 8, 2, 300),
+                                 ("sendrecv", 8, 1, 150), ("async", 8, 2, 240),
+                                 ("env_only", 16, 1, 800), ("agent_only", 16, 1, 500), ("async", 16, 4, 450)]:
+        write(tmp_path, f"{mode}{n}g{groups}", mode=mode, n=n, groups=groups, reps=[thr, thr])
+    c = collect([tmp_path], plot=False)
+    sr = row(c, "sendrecv", 8)
+    assert (sr["limit"], sr["serial"], sr["efficiency"]) == (200, pytest.approx(1 / (1 / 400 + 1 / 200)), 0.75)
+    a8 = row(c, "async[groups=2]", 8)  # uses agent_only with groups=2
+    assert (a8["limit"], a8["serial"], a8["efficiency"]) == (300, pytest.approx(1 / (1 / 400 + 1 / 300)), 0.8)
+    a16 = row(c, "async[groups=4]", 16)  # no agent_only groups=4 at 16: falls back to groups=1
+    assert (a16["limit"], a16["serial"], a16["efficiency"]) == (500, pytest.approx(1 / (1 / 800 + 1 / 500)), 0.9)
+    probe = row(c, "env_only", 8)  # a probe bounds the loop: no efficiency, no speed-up of its own
+    assert (probe["limit"], np.isnan(probe["efficiency"]), np.isnan(probe["speedup"])) == (200, True, True)
+    assert row(c, "step", 8)["efficiency"] == 0.5 and row(c, "sendrecv", 8)["speedup"] == pytest.approx(1.5)
+    assert set(c.table["mode"]) == {"step", "env_only", "agent_only[groups=1]", "agent_only[groups=2]", "sendrecv",
+                                    "async[groups=2]", "async[groups=4]"}
+    out = capsys.readouterr().out
+    assert ("| sendrecv/step | async[groups=2]/step | limit | eff step | eff sendrecv | eff async[groups=2] "
+            "| eff async[groups=4] |") in out
+    assert "| 1.50x [1.50, 1.50] | 2.40x [2.40, 2.40] | 200 | 50% | 75% | 80% |  |" in out
+    assert "env_only/step" not in out
+
+
+def _rounds(root, step, fast, **kw):
+    for r, (b, a) in enumerate(zip(step, fast)):
+        write(root, f"step_r{r}_{kw}", mode="step", round=r, reps=[b], sched_reps=1, **kw)
+        if a is not None:
+            write(root, f"async_r{r}_{kw}", mode="async", groups=2, round=r, reps=[a], sched_reps=1, **kw)
+
+
+def test_paired_speedup_hand_computed_and_not_pooled_across_seeds(tmp_path, capsys):
+    step = [100.0, 102.0, 98.0, 99.0, 101.0]
+    fast = [150.0, 148.0, 151.0, 155.0, 149.0]
+    _rounds(tmp_path, step, fast)
+    _rounds(tmp_path, [50.0, 50.0], [200.0, 200.0], seed=1)  # another seed: its own group, never paired in
+    c = collect([tmp_path], plot=False)
+    assert sorted(c.table["group"].unique()) == ["seed=0", "seed=1"]
+    a = row(c, "async", 8, "seed=0")
+    ratio, lo, hi = paired_log([f / s for f, s in zip(fast, step)])
+    assert (a["paired_speedup"], a["paired_lo"], a["paired_hi"], a["paired_rounds"]) == (
+        pytest.approx(ratio), pytest.approx(lo), pytest.approx(hi), 5)
+    assert json.loads(a["reps"]) == fast and a["jobs"] == 5  # rounds pooled
+    other = row(c, "async", 8, "seed=1")
+    assert (other["paired_speedup"], other["paired_rounds"], other["n"]) == (pytest.approx(4.0), 2, 2)
+    out = capsys.readouterr().out
+    assert "## seed=0" in out and "| async/step paired |" in out
+
+
+def test_drift_cancels_in_paired_speedup(tmp_path):
+    step = [100.0, 101.0, 70.0, 99.0, 100.0]  # round 2: the machine is 30% slower for both modes
+    fast = [1.5 * s for s in step]
+    _rounds(tmp_path / "all", step, fast)
+    _rounds(tmp_path / "gap", step, fast[:2] + [None] + fast[3:])  # round 2's async job missing
+    full = row(collect([tmp_path / "all"], plot=False), "async", 8)
+    assert (full["paired_speedup"], full["paired_lo"], full["paired_hi"]) == (
+        pytest.approx(1.5), pytest.approx(1.5), pytest.approx(1.5))
+    # unpaired: right centre here, but the drift widens its interval to useless
+    assert full["speedup"] == pytest.approx(1.5)
+    assert full["speedup_lo"] < 1.25 and full["speedup_hi"] > 1.8
+    gap = row(collect([tmp_path / "gap"], plot=False), "async", 8)
+    assert (gap["paired_speedup"], gap["paired_rounds"]) == (pytest.approx(1.5), 4)
+    geo = lambda xs: math.exp(sum(map(math.log, xs)) / len(xs))  # noqa: E731
+    moved = geo(fast[:2] + fast[3:]) / geo(step)
+    assert gap["speedup"] == pytest.approx(moved) and moved > 1.6  # the unpaired ratio moved by the drift
+
+
+def test_machine_state_warnings(tmp_path, capsys):
+    loads, clocks = [0.6, 4.0, None, 1.4], [2400.0, 2000.0, None, 2200.0]  # round 2 not readable
+    for r, (load, mhz) in enumerate(zip(loads, clocks)):
+        write(tmp_path, f"s{r}", mode="step", round=r, reps=[100.0])
+        write(tmp_path, f"a{r}", mode="async", round=r, reps=[150.0], load=load, mhz=mhz)
+    c = collect([tmp_path], plot=False)
+    assert len(c.machine_warnings) == 1
+    assert "round 1: async vs step: load 4.00 vs 0.50; cpu MHz 2000 vs 2400" in c.machine_warnings[0]
+    assert "Machine-state warnings" in capsys.readouterr().out
+
+
+def test_corrupt_and_failed_are_reported_and_the_rest_collected(tmp_path, capsys):
+    good = write(tmp_path, "good", mode="step", reps=[100.0, 110.0])
+    failed = write(tmp_path, "failed", mode="sendrecv", n=16, status="failed", error="RuntimeError: boom")
+    torn = tmp_path / "torn" / "result.json"
+    torn.parent.mkdir()
+    torn.write_text(good.read_text()[:200])
+    wrong = tmp_path / "wrong" / "result.json"
+    wrong.parent.mkdir()
+    wrong.write_text(json.dumps({**json.loads(good.read_text()), "schema": 2}))
+    c = collect([tmp_path], plot=False)
+    assert [(b["path"], b["reason"].split(":")[0]) for b in c.bad] == [(str(torn), "unreadable"),
+                                                                       (str(wrong), "schema=2, expected 1")]
+    assert c.failed == [{"path": str(failed), "mode": "sendrecv", "num_envs": 16, "error": "RuntimeError: boom"}]
+    assert list(c.table["mode"]) == ["step"] and row(c, "step", 8)["mean"] == 105.0
+    out = capsys.readouterr().out
+    assert f"- {failed} (sendrecv, num_envs=16): RuntimeError: boom" in out
+    assert f"- {torn}: unreadable" in out and f"- {wrong}: schema=2" in out
+    assert json.loads((tmp_path / "summary" / "chart.json").read_text())["stepRaw"][0]["thr"] == 105
+
+
+def test_frameskip_groups_stay_apart(tmp_path, capsys):
+    for fs in (4, 5):
+        write(tmp_path, f"s{fs}", mode="step", frameskip=fs, reps=[100.0 * fs, 100.0 * fs])
+        write(tmp_path, f"r{fs}", mode="sendrecv", frameskip=fs, reps=[150.0 * fs, 150.0 * fs])
+    c = collect([tmp_path])
+    assert sorted(c.table["group"]) == ["env.frameskip=4"] * 2 + ["env.frameskip=5"] * 2
+    assert row(c, "step", 8, "env.frameskip=4")["frames_per_s"] == 1600.0
+    assert row(c, "sendrecv", 8, "env.frameskip=5")["speedup"] == pytest.approx(1.5)
+    out = tmp_path / "summary"
+    assert not (out / "chart.json").exists()
+    for fs in (4, 5):
+        sub = out / f"env.frameskip={fs}"
+        chart = json.loads((sub / "chart.json").read_text())
+        assert chart["stepRaw"] == [{"n": 8, "thr": 100 * fs, "thr_lo": 100 * fs, "thr_hi": 100 * fs}]
+        assert (chart["meta"]["group"], chart["meta"]["frameskip"]) == (f"env.frameskip={fs}", fs)
+        assert (sub / "throughput.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "## env.frameskip=4" in capsys.readouterr().out
+
+
+def _sweep(root, slow=1.0):
+    for n in (8, 16):
+        write(root, f"s{n}", mode="step", n=n, reps=[1000.0, 1001.0, 999.0])
+        f = slow if n == 16 else 1.0
+        write(root, f"r{n}", mode="sendrecv", n=n, reps=[1500.0 * f, 1502.0 * f, 1498.0 * f])
+
+
+@pytest.mark.parametrize("from_csv", [True, False])
+def test_baseline_flags_only_the_planted_regression(tmp_path, capsys, from_csv):
+    _sweep(tmp_path / "old")
+    _sweep(tmp_path / "new", slow=0.7)
+    write(tmp_path / "new", "s32", mode="step", n=32, reps=[900.0, 910.0])  # not in the baseline
+    if from_csv:
+        collect([tmp_path / "old"], plot=False)
+    base = tmp_path / "old" / "summary" if from_csv else tmp_path / "old"
+    c = collect([tmp_path / "new"], baseline=base, plot=False)
+    t = c.table.set_index(["mode", "num_envs"])
+    assert list(t["regression"]) == [False, False, False, False, True]
+    assert t.loc[("sendrecv", 16), "baseline_ratio"] == pytest.approx(0.7)
+    assert t.loc[("sendrecv", 16), "baseline_hi"] < 0.71
+    assert t.loc[("step", 8), "baseline_ratio"] == pytest.approx(1.0)
+    assert np.isnan(t.loc[("step", 32), "baseline_ratio"])
+    assert len(c.regressions) == 1 and c.regressions[0].startswith("all sendrecv n=16: 0.70x [")
+    out = capsys.readouterr().out
+    assert "**Regressions against" in out and "(1500 -> 1050 env-steps/s)" in out
+
+
+def test_contended_same_host_only(tmp_path, capsys):
+    at = T0 + timedelta(days=1)
+    a = write(tmp_path, "a", mode="step", reps=[100.0, 100.0], host="h1", start=at)
+    b = write(tmp_path, "b", mode="sendrecv", reps=[150.0, 150.0], host="h1", start=at + timedelta(seconds=3))
+    write(tmp_path, "c", mode="step", n=16, reps=[100.0, 100.0], host="h2", start=at)
+    write(tmp_path, "d", mode="sendrecv", n=16, reps=[150.0, 150.0], host="h1", start=at + timedelta(seconds=8))  # starts as b ends
+    c = collect([tmp_path], plot=False)
+    assert [(x["path"], x["with"]) for x in c.contended] == [(str(a), [str(b)]), (str(b), [str(a)])]
+    assert dict(zip(zip(c.table["mode"], c.table["num_envs"]), c.table["contended"])) == {
+        ("step", 8): True, ("sendrecv", 8): True, ("step", 16): False, ("sendrecv", 16): False}
+    assert f"- {a} on h1, overlaps {b}" in capsys.readouterr().out
+
+
+def test_chart_arrays_sorted_integer(tmp_path):
+    for n, thr in [(64, 5000.4), (1, 579.0), (8, 2000.6)]:
+        write(tmp_path, f"s{n}", mode="step", n=n, reps=[thr - 19, thr, thr + 19])
+        write(tmp_path, f"r{n}", mode="sendrecv", n=n, reps=[1.5 * thr] * 3)
+    collect([tmp_path], plot=False)
+    chart = json.loads((tmp_path / "summary" / "chart.json").read_text())
+    assert set(chart) == {"stepRaw", "recvRaw", "meta"}
+    assert [p["n"] for p in chart["stepRaw"]] == [1, 8, 64] == [p["n"] for p in chart["recvRaw"]]
+    assert all(type(v) is int for p in chart["stepRaw"] + chart["recvRaw"] for v in p.values())
+    half = student_t.ppf(0.975, 2) * 19 / math.sqrt(3)
+    assert chart["stepRaw"][0] == {"n": 1, "thr": 579, "thr_lo": round(579 - half), "thr_hi": round(579 + half)}
+    assert chart["recvRaw"][1] == {"n": 8, "thr": 3001, "thr_lo": 3001, "thr_hi": 3001}
+    assert {k: chart["meta"][k] for k in ("game", "agent", "device", "frameskip", "unit", "group")} == {
+        "game": "pong", "agent": "nature_cnn", "device": "cpu", "frameskip": 5, "unit": "env_steps/s",
+        "group": "all"}
+    assert chart["meta"]["schedule"] == {"reps": 3, "bench_steps": 1000, "warmup": 64}
+    datetime.fromisoformat(chart["meta"]["date"])
+    js = (tmp_path / "summary" / "chart.js").read_text()
+    assert f"const stepRaw = [\n  {{ n: 1, thr: 579, thr_lo: {round(579 - half)}, thr_hi: {round(579 + half)} }},\n" in js
+    assert "const recvRaw = [\n" in js and js.count("];") == 2
+
+
+def test_plot_written(tmp_path):
+    pytest.importorskip("matplotlib")
+    write(tmp_path, "s", mode="step", reps=[100.0, 101.0])
+    write(tmp_path, "r", mode="sendrecv", reps=[150.0, 152.0])
+    collect([tmp_path])
+    png = (tmp_path / "summary" / "throughput.png").read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 10_000
+
+
+@pytest.mark.parametrize("how", ["sys.modules", "__import__"])
+def test_plot_skipped_without_matplotlib(tmp_path, capsys, monkeypatch, how):
+    for fs in (4, 5):  # two groups: still one message
+        write(tmp_path, f"s{fs}", mode="step", frameskip=fs, reps=[100.0, 101.0])
+    if how == "sys.modules":
+        monkeypatch.setitem(sys.modules, "matplotlib", None)
+    else:
+        real = builtins.__import__
+
+        def blocked(name, *args, **kwargs):
+            if name.startswith("matplotlib"):
+                raise ImportError(f"No module named {name!r}")
+            return real(name, *args, **kwargs)
+
+        monkeypatch.setattr(builtins, "__import__", blocked)
+    c = collect([tmp_path])
+    assert c.ok
+    err = capsys.readouterr().err
+    assert err.splitlines() == ["plot skipped: matplotlib is not importable (pip install 'ppo-bench[plot]')",
+                                f"wrote {tmp_path / 'summary'}"]
+    out = tmp_path / "summary"
+    assert sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()) == [
+        "env.frameskip=4/chart.js", "env.frameskip=4/chart.json",
+        "env.frameskip=5/chart.js", "env.frameskip=5/chart.json", "table.csv", "table.md"]
+
+
+def test_result_files_untouched(tmp_path):
+    _sweep(tmp_path / "old")
+    _sweep(tmp_path / "new", slow=0.7)
+    files = sorted(tmp_path.rglob("result.json"))
+    before = {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in files}
+    collect([tmp_path / "new"], baseline=tmp_path / "old", plot=False)
+    main([str(tmp_path / "old"), "--no-plot"])
+    assert {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in files} == before
+    assert sorted(tmp_path.rglob("result.json")) == files
+
+
+def test_main_exit_codes(tmp_path, capsys):
+    (tmp_path / "empty").mkdir()
+    assert main([str(tmp_path / "empty")]) == 1
+    assert "no result files under" in capsys.readouterr().err
+    assert not (tmp_path / "empty" / "summary").exists()
+    write(tmp_path / "bad", "f", mode="step", status="failed", error="ValueError: x")
+    assert main([str(tmp_path / "bad"), "--no-plot"]) == 1
+    captured = capsys.readouterr()
+    assert "nothing usable: 1 failed jobs, 0 unreadable files" in captured.err
+    assert "ValueError: x" in (tmp_path / "bad" / "summary" / "table.md").read_text()
+    write(tmp_path / "ok", "s", mode="step", reps=[100.0, 100.0])
+    assert main([str(tmp_path / "ok"), "--out", str(tmp_path / "o"), "--no-plot"]) == 0
+    assert (tmp_path / "o" / "table.csv").read_text().startswith("group,identity,mode,")
+    assert not (tmp_path / "o" / "throughput.png").exists()

@@ -1,0 +1,137 @@
+"""Every group option composes to exact values; every bad value is refused by name."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hydra.errors import ConfigCompositionException
+from omegaconf import OmegaConf
+
+from conftest import CONF, compose_config
+from ppo_bench import runner
+from ppo_bench.config import validate, warnings_for
+from ppo_bench.results import read_result
+
+
+def test_defaults_follow_the_reference():
+    cfg = compose_config(tiny=False)
+    assert (cfg.env.game, cfg.env.num_envs, cfg.env.frameskip, cfg.env.num_threads) == ("pong", 8, 5, None)
+    assert (cfg.schedule.reps, cfg.schedule.bench_steps, cfg.schedule.warmup) == (5, 1000, 64)
+    a = cfg.agent
+    assert (a.name, a.compile, a.num_steps, a.update_epochs, a.num_minibatches) == ("nature_cnn", True, 128, 4, 4)
+    assert a.learning_rate == 2.5e-4
+    assert (cfg.mode.name, cfg.mode.groups, cfg.device, cfg.seed, cfg.round) == ("step", 1, "auto", 0, 0)
+    assert (cfg.resume, cfg.collect) == (False, True)
+    assert OmegaConf.to_container(cfg.hydra.sweep)["subdir"] == "${hydra.job.override_dirname}"
+    validate(cfg)
+
+
+@pytest.mark.parametrize("path", sorted(p for g in ("env", "agent", "schedule", "mode") for p in (CONF / g).glob("*.yaml")),
+                         ids=lambda p: f"{p.parent.name}={p.stem}")
+def test_every_group_option_composes(path):
+    group, option = path.parent.name, path.stem
+    cfg = compose_config(f"{group}={option}", tiny=False)
+    expected = {"env": ("game", option), "agent": ("name", option), "mode": ("name", option),
+                "schedule": ("reps", 5)}[group]
+    assert cfg[group][expected[0]] == expected[1]
+    if option == "async":
+        assert cfg.mode.groups == 2
+    validate(cfg)
+
+
+@pytest.mark.parametrize("path", sorted((CONF / "preset").glob("*.yaml")), ids=lambda p: p.stem)
+def test_every_preset_composes(path):
+    cfg = compose_config(f"+preset={path.stem}", tiny=False)
+    expected = {
+        "quick": ((2, 200, 16, 64), {"env.num_envs": "1,8", "mode": "step,sendrecv"}),
+        "paired": ((1, 1000, 64, 128), {"round": "0,1,2,3,4"}),
+    }[path.stem]
+    s = cfg.schedule
+    assert (s.reps, s.bench_steps, s.warmup, cfg.agent.num_steps) == expected[0]
+    assert dict(cfg.hydra.sweeper.params) == expected[1]
+    validate(cfg)
+
+
+def test_command_line_beats_the_preset():
+    cfg = compose_config("+preset=quick", "schedule.reps=7", tiny=False)
+    assert cfg.schedule.reps == 7 and cfg.schedule.bench_steps == 200
+
+
+def test_slurm_launcher_config_composes():
+    pytest.importorskip("hydra_plugins.hydra_submitit_launcher")
+    cfg = compose_config("hydra/launcher=slurm", tiny=False)
+    launcher = cfg.hydra.launcher
+    assert launcher._target_.endswith("SlurmLauncher")
+    assert (launcher.gpus_per_node, launcher.cpus_per_task, launcher.tasks_per_node) == (1, 16, 1)
+    assert launcher.timeout_min == 60 and launcher.partition is None
+
+
+@pytest.mark.parametrize("override", ["env.num_envs=eight", "schedule.reps=1.5", "agent.compile=maybe"])
+def test_wrong_types_are_refused_by_the_schema(override):
+    key = override.split("=")[0].split(".")[-1]
+    with pytest.raises(ConfigCompositionException) as info:
+        compose_config(override)
+    assert key in str(info.value) + str(info.value.__cause__)
+
+
+BAD_VALUES = [
+    (["env.num_envs=0"], "env.num_envs=0: must be >= 1"),
+    (["env.frameskip=0"], "env.frameskip=0: must be >= 1"),
+    (["env.num_threads=0"], "env.num_threads=0: must be >= 1"),
+    (["env.game=pongg"], "env.game=pongg: not a ROM that ale-py has; did you mean pong"),
+    (["env.game=zzzz"], "env.game=zzzz: not a ROM that ale-py has"),
+    (["agent.num_steps=0"], "agent.num_steps=0: must be >= 1"),
+    (["agent.update_epochs=0"], "agent.update_epochs=0: must be >= 1"),
+    (["agent.num_minibatches=0"], "agent.num_minibatches=0: must be >= 1"),
+    (["agent.num_minibatches=3"], "agent.num_minibatches=3: must divide agent.num_steps=4"),
+    (["agent.learning_rate=0"], "agent.learning_rate=0.0: must be > 0"),
+    (["agent.name=resnet"], "agent.name=resnet: must be one of nature_cnn, impala_cnn"),
+    (["schedule.reps=0"], "schedule.reps=0: must be >= 1"),
+    (["schedule.bench_steps=0"], "schedule.bench_steps=0: must be >= 1"),
+    (["schedule.warmup=0"], "schedule.warmup=0: must be >= 1"),
+    (["mode=async", "env.num_envs=3"], "mode.groups=2: must divide env.num_envs=3"),
+    (["mode.groups=0"], "mode.groups=0: must be >= 1"),
+    (["mode.groups=2"], "mode.groups=2: only async and agent_only take groups > 1"),
+    (["mode.name=pipelined"], "mode.name=pipelined: must be one of step, sendrecv, async, env_only, agent_only"),
+    (["device=tpu"], "device=tpu: must be one of auto, cuda, cpu"),
+    (["seed=-1"], "seed=-1: must be >= 0"),
+    (["round=-1"], "round=-1: must be >= 0"),
+]
+
+
+@pytest.mark.parametrize("overrides,message", BAD_VALUES, ids=[b[0][-1] for b in BAD_VALUES])
+def test_bad_values_are_refused_with_the_key_named(overrides, message):
+    cfg = compose_config(*overrides)
+    with pytest.raises(ValueError, match=re.escape(message)):
+        validate(cfg)
+
+
+def test_cuda_is_refused_where_there_is_none():
+    import torch
+
+    if torch.cuda.is_available():
+        pytest.skip("a CUDA device is present")
+    with pytest.raises(ValueError, match=re.escape("device=cuda: no CUDA device is visible here")):
+        validate(compose_config("device=cuda"))
+
+
+def test_a_refused_job_builds_nothing_and_writes_a_failed_result(tmp_path, monkeypatch):
+    def must_not_build(*args, **kwargs):
+        raise AssertionError("an environment or model was built for a refused job")
+
+    monkeypatch.setattr(runner, "make_driver", must_not_build)
+    with pytest.raises(ValueError, match="env.num_envs=0"):
+        runner.run(compose_config("env.num_envs=0"), output_dir=tmp_path)
+    record = read_result(tmp_path / "result.json")
+    assert record["status"] == "failed"
+    assert record["error"] == "ValueError: env.num_envs=0: must be >= 1"
+    assert "throughput" not in record
+
+
+def test_meaningless_but_legal_settings_warn():
+    assert warnings_for(compose_config()) == []
+    notes = warnings_for(compose_config("schedule.bench_steps=3", "schedule.reps=1"))
+    assert len(notes) == 2
+    assert "no update falls inside the timed steps" in notes[0]
+    assert "schedule.reps=1" in notes[1]
