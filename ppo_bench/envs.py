@@ -6,7 +6,8 @@ adapter gives every driver the same host<->device path so that modes differ
 only in how they talk to the emulators: frames are copied into a pinned host
 buffer and sent to the device with a non-blocking copy; actions come back
 through a pinned buffer. Two frame buffers alternate, and a CUDA event per
-buffer guards against overwriting one whose upload is still in flight.
+buffer guards against overwriting one whose upload is still in flight. No
+torch op runs on host tensors in the loop (see `_upload`).
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ class TorchEnvs:
         shape = (self.batch_size, *envs.single_observation_space.shape)
         if self._cuda:
             self._frames = [torch.empty(shape, dtype=torch.uint8, pin_memory=True) for _ in range(2)]
+            self._frames_np = [f.numpy() for f in self._frames]
             self._uploaded = [torch.cuda.Event() for _ in range(2)]
         self._next = 0
         self._actions = HostActions(self.batch_size, device)
@@ -74,9 +76,10 @@ class TorchEnvs:
         i = self._next
         self._next ^= 1
         self._uploaded[i].synchronize()  # the upload from this buffer two calls ago is done
-        host = self._frames[i]
-        host.copy_(torch.from_numpy(obs))
-        frames = host.to(self.device, non_blocking=True)
+        # numpy's copy, not torch's: torch parallelises a copy this size over its OpenMP
+        # threads, whose spin-waits then take CPU from the emulator threads.
+        np.copyto(self._frames_np[i], obs)
+        frames = self._frames[i].to(self.device, non_blocking=True)
         self._uploaded[i].record()
         return frames
 

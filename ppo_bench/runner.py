@@ -198,7 +198,7 @@ def _measure_into(record: dict, cfg: DictConfig, started: float) -> None:
         "compiled": compile and graphs >= 1,
         "cudagraphs": compile and device.type == "cuda" and graphs >= 1 and cudagraph_skips() == 0,
         "graphs": graphs,
-        "compile_s": timings.first_step_s if compile else None,
+        "compile_s": timings.first_step_s if graphs >= 1 else None,
     }
     record["machine"] = {"before": before, "after": after}
     record["timing"].update({
