@@ -69,10 +69,12 @@ class Collection:
 # ---------------------------------------------------------------- reading
 
 def find_files(paths: list[Path]) -> list[Path]:
-    found = set()
+    """Result files under the paths, each once, named as found (so reports show the paths users gave)."""
+    found: dict[Path, Path] = {}
     for p in map(Path, paths):
-        found.update([p] if p.is_file() else p.rglob(results.FILENAME))
-    return sorted({f.resolve() for f in found})
+        for f in [p] if p.is_file() else sorted(p.rglob(results.FILENAME)):
+            found.setdefault(f.resolve(), f)
+    return sorted(found.values())
 
 
 def flatten(d: dict, prefix: str = "") -> dict:
@@ -109,6 +111,7 @@ def _job(path: Path, rec: dict) -> dict:
         "frameskip": flat.get("env.frameskip", rec.get("frameskip")),
         "game": rec["game"], "agent": rec["agent"], "device": rec["device"],
         "gpu": rec["provenance"].get("gpu"), "host": rec["provenance"].get("host"),
+        "cpus": rec["provenance"].get("cpu_count"),
         "schedule": rec["config"].get("schedule"), "finished_at": timing.get("finished_at"),
         "start": _time(timing.get("measure_started_at")), "end": _time(timing.get("measure_finished_at")),
         "load": _mean_of(machine, "load_1m"), "mhz": _mean_of(machine, "cpu_mhz"),
@@ -202,11 +205,14 @@ def _speedups(table: pd.DataFrame, jobs: pd.DataFrame) -> list[str]:
 def _machine_warning(row, rnd: int, a, b) -> Optional[str]:
     """Two compared jobs that saw a different machine: their ratio is suspect.
 
-    Load: the 1-minute load averages differ by more than max(1.0, 50% of the lower);
-    clock: the mean CPU MHz differ by more than 10% of the lower.
+    Load: the 1-minute load averages differ by more than a quarter of the cores (1.0 when the
+    core count is unknown) and by more than 50% of the lower; clock: the mean CPU MHz differ by
+    more than 10% of the lower. The load average trails by a minute, so it also carries the
+    previous job's own emulator threads: only a difference of several cores means much.
     """
     why = []
-    if pd.notna(a.load) and pd.notna(b.load) and abs(a.load - b.load) > max(1.0, 0.5 * min(a.load, b.load)):
+    cores = 0.25 * a.cpus if pd.notna(a.cpus) and a.cpus else 1.0
+    if pd.notna(a.load) and pd.notna(b.load) and abs(a.load - b.load) > max(cores, 0.5 * min(a.load, b.load)):
         why.append(f"load {a.load:.2f} vs {b.load:.2f}")
     if pd.notna(a.mhz) and pd.notna(b.mhz) and abs(a.mhz - b.mhz) > 0.10 * min(a.mhz, b.mhz):
         why.append(f"cpu MHz {a.mhz:.0f} vs {b.mhz:.0f}")
