@@ -102,7 +102,7 @@ def provenance() -> dict:
         "gpu": torch.cuda.get_device_name() if cuda else None,
         "cpu_count": os.cpu_count(),
         "git_commit": commit,
-        "git_dirty": None if dirty is None else bool(dirty),
+        "git_dirty": None if commit is None or dirty is None else bool(dirty),
         "argv": sys.argv,
     }
 

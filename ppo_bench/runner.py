@@ -167,7 +167,7 @@ def _measure_into(record: dict, cfg: DictConfig, started: float) -> None:
             done = rep + 1
             elapsed = time.time() - started
             left = seconds * (sched.reps - done)
-            log.info("rep %d/%d: %.0f %s in %.2f s; elapsed %.0f s, about %.0f s left",
+            log.info("rep %d/%d: %.0f %s in %.2f s; elapsed %.1f s, about %.1f s left",
                      done, sched.reps, n_steps / seconds, results.UNIT, seconds, elapsed, left)
 
         before = results.machine_state()

@@ -53,16 +53,32 @@ def test_a_quick_cpu_job_writes_a_valid_result(tmp_path):
     assert not list(tmp_path.glob(".result.json.*")), "the temporary file of the atomic write was left behind"
 
 
+ALE_RESET_DROP_ATTEMPTS = 3
+"""ale-py 0.12's async mode now and then loses one env's reset result (ALE issue #641; about 1
+run in 40 at 8 envs in 2 batches, seen here): that env never comes back, whatever the driver
+does. Tests that need every env stepped retry on a fresh env that many times."""
+
+
+def async_job_stepping_every_env(tmp_path, *overrides):
+    for attempt in range(ALE_RESET_DROP_ATTEMPTS):
+        record = run_job(tmp_path / f"async{attempt}", "mode=async", *overrides)
+        if record["env_steps"]["per_env_min"] > 0:
+            return record
+        assert any("never stepped" in w for w in record["warnings"]), "an idle env must be reported"
+    pytest.fail(f"ale-py dropped an env in {ALE_RESET_DROP_ATTEMPTS} fresh async runs")
+
+
 def test_env_modes_take_the_same_number_of_env_steps(tmp_path):
     counts = {}
-    for mode in ("step", "sendrecv", "async", "env_only"):
+    for mode in ("step", "sendrecv", "env_only"):
         record = run_job(tmp_path / mode, f"mode={mode}", "env.num_envs=8")
         counts[mode] = record["env_steps"]
     assert counts["step"] == {"total": 8 * 8 * 2, "per_env_min": 16, "per_env_max": 16}
     assert counts["sendrecv"] == counts["step"] == counts["env_only"]
     # async steps n envs per loop step too, not always evenly: every env must have moved.
+    counts["async"] = async_job_stepping_every_env(tmp_path, "env.num_envs=8")["env_steps"]
     assert counts["async"]["total"] == 8 * 8 * 2
-    assert counts["async"]["per_env_min"] >= 1
+    assert 1 <= counts["async"]["per_env_min"] <= 16 <= counts["async"]["per_env_max"]
 
 
 def test_agent_only_runs_without_emulators(tmp_path):
@@ -186,14 +202,20 @@ def test_async_steps_the_right_envs():
     """Frames from async batches, matched by env id, equal each env's frames in a synchronous run."""
     n, steps = 8, 30  # not 4: ale-py 0.12's async batches starve env 3 of 4 (ALE issue #641)
     sync = trajectories("step", n, steps)
-    for mode in ("sendrecv", "async"):
-        other = trajectories(mode, n, steps)
-        for env_id in range(n):
-            common = min(len(sync[env_id]), len(other[env_id]))
-            assert common >= steps // 3, f"{mode}: env {env_id} advanced only {len(other[env_id])} steps"
-            for t in range(common):
-                assert np.array_equal(sync[env_id][t], other[env_id][t]), f"{mode}: env {env_id} differs at step {t}"
     assert any(not np.array_equal(sync[0][0], f) for f in sync[0][1:]), "the frames never changed"
+    for mode in ("sendrecv", "async"):
+        for attempt in range(ALE_RESET_DROP_ATTEMPTS):
+            other = trajectories(mode, n, steps)
+            for env_id in range(n):  # every frame that came back belongs to the env it is filed under
+                for t in range(min(len(sync[env_id]), len(other[env_id]))):
+                    assert np.array_equal(sync[env_id][t], other[env_id][t]), f"{mode}: env {env_id} differs at step {t}"
+            if mode == "async" and min(map(len, other.values())) == 0:
+                continue  # ale-py lost an env's reset result (see ALE_RESET_DROP_ATTEMPTS)
+            advanced = {env_id: len(frames) for env_id, frames in other.items()}
+            assert min(advanced.values()) >= steps // 3, f"{mode}: some env hardly advanced: {advanced}"
+            break
+        else:
+            pytest.fail(f"ale-py dropped an env in {ALE_RESET_DROP_ATTEMPTS} fresh async runs")
 
 
 @pytest.mark.slow
