@@ -33,7 +33,7 @@ from .measure import measure, synchronizer
 
 log = logging.getLogger(__name__)
 
-NOT_IDENTITY = ("resume", "collect")  # keys that change how a job runs, not what it measures
+RUN_CONTROL_KEYS = ("resume", "collect")  # how a job runs, not what it measures: not stored
 
 
 @dataclass
@@ -57,7 +57,7 @@ def job_of(cfg: DictConfig, output_dir: Optional[Path]) -> Job:
 
 def identity_config(cfg: DictConfig) -> dict:
     """The resolved config without Hydra's node and the keys that do not change the measurement."""
-    keys = [k for k in cfg.keys() if k != "hydra" and k not in NOT_IDENTITY]
+    keys = [k for k in cfg.keys() if k != "hydra" and k not in RUN_CONTROL_KEYS]
     return OmegaConf.to_container(OmegaConf.masked_copy(cfg, keys), resolve=True)
 
 
