@@ -142,6 +142,11 @@ def _label_modes(jobs: pd.DataFrame) -> None:
                 for n, c in zip(sub["mode_name"], cfgs)]
 
 
+def _pooled(reps: pd.Series) -> list[float]:
+    """The repetitions of several jobs (rounds) as one sample."""
+    return [x for job_reps in reps for x in job_reps]
+
+
 def _order(label: str) -> tuple:
     name = label.split("[")[0]
     return (MODE_ORDER.index(name) if name in MODE_ORDER else len(MODE_ORDER), label)
@@ -152,7 +157,7 @@ def _order(label: str) -> tuple:
 def _summarise(jobs: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for (group, mode, n), sub in jobs.sort_values(["round", "path"]).groupby(["group", "mode", "num_envs"]):
-        reps = [x for r in sub["reps"] for x in r]
+        reps = _pooled(sub["reps"])
         s = stats.summary(reps)
         first = sub.iloc[0]
         rows.append({
@@ -187,8 +192,7 @@ def _speedups(table: pd.DataFrame, jobs: pd.DataFrame) -> list[str]:
             ratios = []
             for rnd in sorted(set(mine["round"]) & set(steps["round"])):
                 a, b = mine[mine["round"] == rnd], steps[steps["round"] == rnd]
-                ratios.append(np.mean([x for v in a["reps"] for x in v]) /
-                              np.mean([x for v in b["reps"] for x in v]))
+                ratios.append(np.mean(_pooled(a["reps"])) / np.mean(_pooled(b["reps"])))
                 warnings += [w for ja in a.itertuples() for jb in b.itertuples()
                              if (w := _machine_warning(r, rnd, ja, jb))]
             rounds = len(ratios)
