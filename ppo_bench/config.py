@@ -59,6 +59,8 @@ class ScheduleConfig:
     """Loop steps per timed repetition; >= 1."""
     warmup: int = 64
     """Untimed loop steps before the first repetition (compile, CUDA-graph capture); >= 1."""
+    profile: bool = False
+    """After the timed reps, one more with host clocks on each phase (result's `phases`)."""
 
 
 @dataclass

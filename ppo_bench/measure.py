@@ -4,7 +4,9 @@ Clock discipline: `perf_counter`, with the device synchronised before every
 read, so queued device work is charged to the repetition that queued it. The
 first loop step (which compiles the inference) is timed on its own, the rest of
 the warm-up (CUDA-graph capture, the first update) separately, and nothing is
-logged inside a timed repetition: `on_rep` is called between them.
+logged inside a timed repetition: `on_rep` is called between them. With
+`profile`, one more repetition runs after the timed ones under a `PhaseClock`
+(see `phases`); it is not one of the timed repetitions.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from typing import Any, Callable, Optional
 
 import numpy as np
 import torch
+
+from .phases import PhaseClock
 
 
 @dataclass
@@ -30,6 +34,8 @@ class Timings:
     measure_finished: float = 0.0
     env_steps: Optional[np.ndarray] = None
     """Steps each env took during the timed repetitions; None without emulators."""
+    phases: Optional[dict] = None
+    """The profiled repetition's breakdown (`PhaseClock.report`), when asked for."""
 
 
 def synchronizer(device: torch.device) -> Callable[[], None]:
@@ -63,17 +69,35 @@ def measure(driver: Any, schedule: Any, num_steps: int, sync: Callable[[], None]
     counts_before = None if driver.env_steps is None else driver.env_steps.copy()
     out.measure_started = time.time()
     for rep in range(schedule.reps):
-        sync()
-        t = time.perf_counter()
-        for s in range(schedule.bench_steps):
-            driver.step(s % num_steps)
-            if update is not None and (s + 1) % num_steps == 0:
-                update()
-        sync()
-        seconds = time.perf_counter() - t
+        seconds, _ = _repetition(driver, schedule.bench_steps, num_steps, sync)
         out.rep_seconds.append(seconds)
         on_rep(rep, seconds)
     out.measure_finished = time.time()
     if counts_before is not None:
         out.env_steps = driver.env_steps - counts_before
+    if schedule.profile:
+        clock = PhaseClock(driver)
+        try:
+            seconds, drain = _repetition(driver, schedule.bench_steps, num_steps, sync)
+        finally:
+            clock.restore()
+        out.phases = clock.report(seconds, drain, schedule.bench_steps)
     return out
+
+
+def _repetition(driver: Any, steps: int, num_steps: int, sync: Callable[[], None]) -> tuple[float, float]:
+    """One repetition of `steps` loop steps with an update after every `num_steps`.
+
+    Returns its wall time and, within it, the final wait for the device.
+    """
+    update = driver.agent.update if driver.agent is not None else None
+    sync()
+    t = time.perf_counter()
+    for s in range(steps):
+        driver.step(s % num_steps)
+        if update is not None and (s + 1) % num_steps == 0:
+            update()
+    queued = time.perf_counter()
+    sync()
+    done = time.perf_counter()
+    return done - t, done - queued

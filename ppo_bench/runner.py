@@ -30,6 +30,7 @@ from .config import validate, warnings_for
 from .drivers import make_driver
 from .envs import num_threads
 from .measure import measure, synchronizer
+from .phases import describe
 
 log = logging.getLogger(__name__)
 
@@ -200,6 +201,9 @@ def _measure_into(record: dict, cfg: DictConfig, started: float) -> None:
         "graphs": graphs,
         "compile_s": timings.first_step_s if graphs >= 1 else None,
     }
+    record["phases"] = timings.phases
+    if timings.phases is not None:
+        log.info(describe(timings.phases))
     record["machine"] = {"before": before, "after": after}
     record["timing"].update({
         "setup_s": setup_s,

@@ -39,7 +39,8 @@ def test_a_quick_cpu_job_writes_a_valid_result(tmp_path):
     half = sps.t.ppf(0.975, 1) * np.std(thr["reps"], ddof=1) / np.sqrt(2)
     assert thr["ci95"] == pytest.approx(half)
     assert record["env_steps"] == {"total": 2 * 6 * 2, "per_env_min": 12, "per_env_max": 12}
-    assert record["config"]["schedule"] == {"reps": 2, "bench_steps": 6, "warmup": 2}
+    assert record["config"]["schedule"] == {"reps": 2, "bench_steps": 6, "warmup": 2, "profile": False}
+    assert record["phases"] is None
     assert "+preset=quick" in record["overrides"]
     t = record["timing"]
     start, end = datetime.fromisoformat(t["started_at"]), datetime.fromisoformat(t["finished_at"])
@@ -85,6 +86,24 @@ def test_agent_only_runs_without_emulators(tmp_path):
     record = run_job(tmp_path, "mode=agent_only", "env.num_envs=4", "mode.groups=2")
     assert record["status"] == "ok" and record["env_steps"] is None
     assert record["batch_size"] == 2 and record["num_threads"] is None
+    assert len(record["throughput"]["reps"]) == 2
+
+
+@pytest.mark.parametrize("mode", ["step", "agent_only"])
+def test_profile_accounts_for_the_wall_time_of_an_extra_repetition(tmp_path, mode):
+    record = run_job(tmp_path, f"mode={mode}", "schedule.profile=true")
+    phases = record["phases"]
+    ms = phases["ms_per_loop_step"]
+    assert phases["loop_steps"] == 8
+    assert sum(ms.values()) == pytest.approx(1e3 * phases["wall_s"] / 8, rel=1e-3)
+    assert min(ms[k] for k in ("inference", "stores", "update", "action_download")) > 0
+    assert ms["other"] < sum(ms.values()) / 2, "the clocks must cover most of the loop step"
+    if mode == "step":
+        assert ms["emulators"] > 0 and ms["upload"] > 0
+        # the profiled repetition is extra: the timed reps' env-step counts exclude it
+        assert record["env_steps"]["total"] == 2 * 8 * 2
+    else:
+        assert ms["emulators"] == ms["upload"] == 0
     assert len(record["throughput"]["reps"]) == 2
 
 
