@@ -9,10 +9,8 @@ falls on all of them alike, and the process state is reset between runs as it
 is between sweep jobs. Prints ratios project / reference (both runs' reps
 pooled) with a 95% Welch interval on log throughput and writes compare.json.
 
-`--variants pinned pageable` also runs the project with the frame upload the
-reference uses (a non-blocking copy straight from ale-py's pageable array, no
-pinned staging buffer), to measure what the adapter's pinned path costs or
-saves.
+`--uploads pinned pageable` runs the project with each frame upload
+(`env.upload`), to measure what the adapter's pinned path costs or saves.
 """
 
 from __future__ import annotations
@@ -28,23 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hydra import compose, initialize_config_dir  # noqa: E402
 
-import torch  # noqa: E402
-
 from ppo_bench import runner, stats  # noqa: E402
-from ppo_bench.config import register_configs  # noqa: E402
-from ppo_bench.envs import TorchEnvs  # noqa: E402
-
-PINNED_UPLOAD = TorchEnvs._upload
-
-
-def pageable_upload(self, obs):
-    """The reference's upload: CUDA copies the pageable array through its own staging."""
-    if not self._cuda:
-        return PINNED_UPLOAD(self, obs)
-    return torch.from_numpy(obs).to(self.device, non_blocking=True)
-
-
-UPLOADS = {"pinned": PINNED_UPLOAD, "pageable": pageable_upload}
+from ppo_bench.config import UPLOADS, register_configs  # noqa: E402
 
 CONF = Path(__file__).resolve().parents[1] / "conf"
 
@@ -57,8 +40,8 @@ def main() -> None:
     p.add_argument("--bench-steps", type=int, default=500)
     p.add_argument("--warmup", type=int, default=64)
     p.add_argument("--out", type=Path, required=True)
-    p.add_argument("--variants", nargs="+", choices=sorted(UPLOADS), default=["pinned"],
-                   help="frame uploads of the project to run beside the reference")
+    p.add_argument("--uploads", nargs="+", choices=UPLOADS, default=["pinned"],
+                   help="the project's env.upload settings to run beside the reference")
     args = p.parse_args()
 
     spec = importlib.util.spec_from_file_location("reference", args.reference)
@@ -68,34 +51,30 @@ def main() -> None:
                             num_steps=128, update_epochs=4, num_minibatches=4)
     register_configs()
     rows = []
-    contenders = ["reference", *args.variants]
+    contenders = ["reference", *args.uploads]
     for n in args.counts:
-        with initialize_config_dir(str(CONF), version_base="1.3"):
-            cfg = compose("config", overrides=[
-                f"env.num_envs={n}", "mode=step", f"schedule.reps={args.reps}",
-                f"schedule.bench_steps={args.bench_steps}", f"schedule.warmup={args.warmup}"],
-                return_hydra_config=True)
         got: dict[str, list[float]] = {who: [] for who in contenders}
         for turn, who in enumerate(contenders + contenders[::-1]):
             if who == "reference":
                 reps = [float(x) for x in ref.bench_step(n, sched)]
                 runner.release()
             else:
-                TorchEnvs._upload = UPLOADS[who]
-                try:
-                    out_dir = args.out / f"ppo_bench_{who}_n{n}_{turn}"
-                    reps = runner.run(cfg, output_dir=out_dir)["throughput"]["reps"]
-                finally:
-                    TorchEnvs._upload = PINNED_UPLOAD
+                with initialize_config_dir(str(CONF), version_base="1.3"):
+                    cfg = compose("config", overrides=[
+                        f"env.num_envs={n}", f"env.upload={who}", "mode=step", f"schedule.reps={args.reps}",
+                        f"schedule.bench_steps={args.bench_steps}", f"schedule.warmup={args.warmup}"],
+                        return_hydra_config=True)
+                out_dir = args.out / f"ppo_bench_{who}_n{n}_{turn}"
+                reps = runner.run(cfg, output_dir=out_dir)["throughput"]["reps"]
             got[who] += reps
             print(f"n={n} {who}: {stats.summary(reps)['mean']:.0f} env-steps/s", flush=True)
-        ratios = {who: stats.ratio_interval(got[who], got["reference"]) for who in args.variants}
+        ratios = {who: stats.ratio_interval(got[who], got["reference"]) for who in args.uploads}
         rows.append({"n": n, "order": contenders + contenders[::-1], **got, "ratio": ratios})
     (args.out / "compare.json").write_text(json.dumps({"schedule": vars(sched), "rows": rows}, indent=2))
     print("\n| num_envs | upload | reference | ppo_bench | ppo_bench / reference |\n|---|---|---|---|---|")
     for row in rows:
         ref_s = stats.summary(row["reference"])
-        for who in args.variants:
+        for who in args.uploads:
             own_s, r = stats.summary(row[who]), row["ratio"][who]
             print(f"| {row['n']} | {who} | {ref_s['mean']:.0f} ± {ref_s['ci95']:.0f} | {own_s['mean']:.0f} ± "
                   f"{own_s['ci95']:.0f} | {r['ratio']:.3f}x [{r['lo']:.3f}, {r['hi']:.3f}] |")

@@ -19,6 +19,7 @@ from omegaconf import MISSING
 MODES = ("step", "sendrecv", "async", "env_only", "agent_only")
 AGENTS = ("nature_cnn", "impala_cnn")
 DEVICES = ("auto", "cuda", "cpu")
+UPLOADS = ("pinned", "pageable")
 
 
 @dataclass
@@ -31,6 +32,8 @@ class EnvConfig:
     """Emulator frames per env step; >= 1 (frames/s = env-steps/s x frameskip)."""
     num_threads: Optional[int] = None
     """Emulator worker threads; null = min(num_envs, 16)."""
+    upload: str = "pinned"
+    """Frames to the device: pinned (staged in our pinned buffer) | pageable (the reference's copy)."""
 
 
 @dataclass
@@ -123,6 +126,7 @@ def validate(cfg: Any) -> None:
     _one_of("mode.name", cfg.mode.name, MODES)
     _one_of("agent.name", cfg.agent.name, AGENTS)
     _one_of("device", cfg.device, DEVICES)
+    _one_of("env.upload", cfg.env.upload, UPLOADS)
     games = known_games()
     if cfg.env.game not in games:
         close = difflib.get_close_matches(cfg.env.game, games, n=3, cutoff=0.6)

@@ -128,7 +128,7 @@ def make_driver(cfg: Any, device: torch.device, compile: bool):
         agent = Agent(cfg.agent, num_actions(cfg.env.game), n, device, compile)
         return AgentOnlyDriver(agent, n, cfg.seed, cfg.mode.groups)
     groups = cfg.mode.groups if mode == "async" else 1
-    envs = TorchEnvs(make_envs(cfg.env, groups), device)
+    envs = TorchEnvs(make_envs(cfg.env, groups), device, cfg.env.upload)
     agent = Agent(cfg.agent, int(envs.envs.single_action_space.n), n, device, compile)
     if mode == "step":
         return StepDriver(envs, agent, cfg.seed)

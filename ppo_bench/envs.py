@@ -3,11 +3,17 @@
 The reference calls `envs.torch()`, which was proposed to ale-py but never
 released; 0.12.x has `step()`, `send()` and `recv()` on numpy arrays. The
 adapter gives every driver the same host<->device path so that modes differ
-only in how they talk to the emulators: frames are copied into a pinned host
-buffer and sent to the device with a non-blocking copy; actions come back
-through a pinned buffer. Two frame buffers alternate, and a CUDA event per
-buffer guards against overwriting one whose upload is still in flight. No
-torch op runs on host tensors in the loop (see `_upload`).
+only in how they talk to the emulators. Actions come back through a pinned
+buffer. Frames go up one of two ways (`env.upload`):
+
+- pinned:   copied into a pinned host buffer, then sent with a non-blocking
+            copy. Two buffers alternate, and a CUDA event per buffer guards
+            against overwriting one whose upload is still in flight.
+- pageable: the reference's way: a copy straight from ale-py's array, which
+            the CUDA driver stages through its own pinned memory (the call
+            returns once the array has been read, so ale-py may reuse it).
+
+No torch op runs on host tensors in the loop (see `_upload`).
 """
 
 from __future__ import annotations
@@ -39,13 +45,14 @@ def num_threads(env_cfg: Any) -> int:
 class TorchEnvs:
     """`reset`, `step`, `send`, `recv` on torch tensors: uint8 frames on `device`, env ids on the host."""
 
-    def __init__(self, envs: AtariVectorEnv, device: torch.device):
+    def __init__(self, envs: AtariVectorEnv, device: torch.device, upload: str = "pinned"):
         self.envs = envs
         self.device = device
         self.batch_size = envs.batch_size
         self._cuda = device.type == "cuda"
+        self._pinned = self._cuda and upload == "pinned"
         shape = (self.batch_size, *envs.single_observation_space.shape)
-        if self._cuda:
+        if self._pinned:
             self._frames = [torch.empty(shape, dtype=torch.uint8, pin_memory=True) for _ in range(2)]
             self._frames_np = [f.numpy() for f in self._frames]
             self._uploaded = [torch.cuda.Event() for _ in range(2)]
@@ -73,6 +80,8 @@ class TorchEnvs:
     def _upload(self, obs: np.ndarray) -> torch.Tensor:
         if not self._cuda:
             return torch.tensor(obs)  # a copy: ale-py may reuse its array
+        if not self._pinned:
+            return torch.from_numpy(obs).to(self.device, non_blocking=True)
         i = self._next
         self._next ^= 1
         self._uploaded[i].synchronize()  # the upload from this buffer two calls ago is done
