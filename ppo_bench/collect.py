@@ -5,15 +5,20 @@
 Every `**/result.json` under the paths is read (never written). What may be
 compared or merged is decided by the configs, not by where the files lie:
 
-- Results whose configs differ in anything but the mode subtree, `env.num_envs`
-  and `round` measure different things, so they are never merged: each distinct
+- Results whose configs differ in anything but the mode subtree, `env.num_envs`,
+  `round` and `schedule.profile` (which only adds a repetition after the timed
+  ones) measure different things, so they are never merged: each distinct
   rest-of-config (plus the device the job really ran on; the config may say
-  "auto") is a group, named by the keys in which the groups differ.
+  "auto") is a group, named by the keys in which the groups differ. A key that
+  the schema gained after a file was written reads as its default there.
 - Jobs that differ only in `round` are repetitions of one measurement: their
   reps are pooled. Rounds run back to back also give a paired speed-up (per
   round, mode over step), which survives drift that an unpaired ratio does not.
 - Measurements taken at the same time on one host disturb each other; they are
   marked contended rather than trusted silently.
+
+Jobs run with `schedule.profile=true` also give a table of where the loop
+step's time goes (phases.csv, and a section of table.md), averaged over rounds.
 
 Figures are rounded only when rendered (table.md, chart arrays); table.csv keeps
 full precision and the raw reps, so a later collection can use it as a baseline.
@@ -34,13 +39,16 @@ import numpy as np
 import pandas as pd
 
 from . import results, stats
+from .config import AgentConfig, EnvConfig, ScheduleConfig
+from .phases import PHASES
 
 MODE_ORDER = ("step", "sendrecv", "async", "env_only", "agent_only")
 PROBES = ("env_only", "agent_only")  # each measures one side alone; together they bound the loop
 JS_NAMES = {"step": "stepRaw", "sendrecv": "recvRaw", "async": "asyncRaw",
             "env_only": "envOnlyRaw", "agent_only": "agentOnlyRaw"}
 NOISY_CV = 0.10
-NOT_IDENTITY = ("env.num_envs", "round")  # and every key under mode.
+NOT_IDENTITY = ("env.num_envs", "round", "schedule.profile")  # and every key under mode.
+PHASE_COLUMNS = [*PHASES, "drain", "other"]
 SINGLE_GROUP = "all"
 FOOTER = ("env-steps/s; ± = 95% t half-width over {n} reps; (!) = CV > 10%; speedup = ratio of "
           "geometric means with a 95% Welch t-interval on log throughput; paired = per-round ratios "
@@ -58,6 +66,7 @@ class Collection:
     contended: list[dict]    # path, host, overlapping paths
     machine_warnings: list[str]
     regressions: list[str]
+    phases: pd.DataFrame = None  # ms per loop step by phase, one row per group x mode x num_envs
     markdown: str = ""
     out_dir: Optional[Path] = None
 
@@ -87,6 +96,12 @@ def flatten(d: dict, prefix: str = "") -> dict:
     return out
 
 
+def _schema_defaults() -> dict:
+    """Flat defaults of the schema's groups (mode aside), for keys older result files lack."""
+    groups = {"env": EnvConfig, "agent": AgentConfig, "schedule": ScheduleConfig}
+    return {f"{g}.{k}": v for g, cls in groups.items() for k, v in vars(cls()).items()}
+
+
 def _time(s: Optional[str]) -> Optional[datetime]:
     return datetime.fromisoformat(s.replace("Z", "+00:00")) if s else None
 
@@ -98,7 +113,7 @@ def _mean_of(machine: dict, key: str) -> Optional[float]:
 
 
 def _job(path: Path, rec: dict) -> dict:
-    flat = flatten(rec["config"])
+    flat = {**_schema_defaults(), **flatten(rec["config"])}
     flat["device"] = rec["device"]  # what it ran on, not "auto"
     ident = {k: v for k, v in flat.items() if k not in NOT_IDENTITY and not k.startswith("mode.")}
     mode_cfg = dict(rec["config"].get("mode") or {"name": rec["mode"]})
@@ -115,6 +130,7 @@ def _job(path: Path, rec: dict) -> dict:
         "schedule": rec["config"].get("schedule"), "finished_at": timing.get("finished_at"),
         "start": _time(timing.get("measure_started_at")), "end": _time(timing.get("measure_finished_at")),
         "load": _mean_of(machine, "load_1m"), "mhz": _mean_of(machine, "cpu_mhz"),
+        "phases": (rec.get("phases") or {}).get("ms_per_loop_step"),
     }
 
 
@@ -225,6 +241,20 @@ def _machine_warning(row, rnd: int, a, b) -> Optional[str]:
     return f"{row.group} n={row.num_envs} round {rnd}: {row.mode} vs step: {'; '.join(why)} ({a.path}, {b.path})"
 
 
+def _phases(jobs: pd.DataFrame) -> pd.DataFrame:
+    """Mean ms per loop step of each phase over the profiled jobs (rounds) of a cell."""
+    have = jobs[jobs["phases"].notna()]
+    if have.empty:
+        return pd.DataFrame()
+    ms = pd.DataFrame(list(have["phases"]), index=have.index).reindex(columns=PHASE_COLUMNS).fillna(0.0)
+    keys = ["group", "mode", "num_envs"]
+    t = pd.concat([have[keys], ms], axis=1).groupby(keys).mean().reset_index()
+    t["total"] = t[PHASE_COLUMNS].sum(axis=1)
+    t["jobs"] = have.groupby(keys).size().values
+    t["_o"] = t["mode"].map(_order)
+    return t.sort_values(["group", "_o", "num_envs"]).drop(columns="_o").reset_index(drop=True)
+
+
 def _limits(table: pd.DataFrame) -> None:
     """limit = min(env_only, agent_only): no overlap can beat the slower side; serial = no overlap at all."""
     means = {(r.group, r.mode_name, r.groups, r.num_envs): r.mean for r in table.itertuples()}
@@ -278,7 +308,7 @@ def build(paths: list[Path]) -> Collection:
             bad.append({"path": str(path), "reason": f"unusable field: {type(e).__name__}: {e}"})
     jobs = pd.DataFrame(jobs)
     if jobs.empty:
-        return Collection(pd.DataFrame(), jobs, pd.DataFrame(), failed, bad, [], [], [])
+        return Collection(pd.DataFrame(), jobs, pd.DataFrame(), failed, bad, [], [], [], pd.DataFrame())
     _name_groups(jobs)
     _label_modes(jobs)
     runs = jobs.explode("reps").rename(columns={"reps": "thr"}).astype({"thr": float})
@@ -290,7 +320,7 @@ def build(paths: list[Path]) -> Collection:
     _limits(table)
     bad_jobs = jobs.groupby(["group", "mode", "num_envs"])["contended"].any()
     table["contended"] = [bool(bad_jobs[(r.group, r.mode, r.num_envs)]) for r in table.itertuples()]
-    return Collection(table, jobs, runs, failed, bad, contended, warnings, [])
+    return Collection(table, jobs, runs, failed, bad, contended, warnings, [], _phases(jobs))
 
 
 # ---------------------------------------------------------------- baseline
@@ -378,6 +408,20 @@ def _group_markdown(t: pd.DataFrame) -> list[str]:
     return _md_table(header, rows)
 
 
+def _phases_markdown(phases: pd.DataFrame) -> list[str]:
+    if phases is None or phases.empty:
+        return []
+    lines = ["**Where the time goes** (schedule.profile=true: ms per loop step, seen from the host; "
+             "action_download holds the wait for the device)", ""]
+    for g, t in phases.groupby("group", sort=False):
+        if phases["group"].nunique() > 1:
+            lines += [f"*{g}*", ""]
+        rows = [[r.mode, str(r.num_envs), *(f"{getattr(r, k):.3f}" for k in PHASE_COLUMNS), f"{r.total:.3f}"]
+                for r in t.itertuples()]
+        lines += _md_table(["mode", "num_envs", *PHASE_COLUMNS, "total"], rows) + [""]
+    return lines
+
+
 def render(c: Collection, baseline: Optional[Path]) -> str:
     lines = []
     if not c.table.empty:
@@ -388,6 +432,7 @@ def render(c: Collection, baseline: Optional[Path]) -> str:
             lines += _group_markdown(c.table[c.table["group"] == g]) + [""]
         ns = sorted(c.table["n"].unique())
         lines += [FOOTER.format(n=ns[0] if len(ns) == 1 else f"{ns[0]}-{ns[-1]}"), ""]
+    lines += _phases_markdown(c.phases)
     sections = [
         ("Failed jobs", [f"{f['path']} ({f['mode']}, num_envs={f['num_envs']}): {f['error']}" for f in c.failed]),
         ("Skipped files", [f"{b['path']}: {b['reason']}" for b in c.bad]),
@@ -526,6 +571,8 @@ def collect(paths: list[Path], out_dir: Optional[Path] = None, baseline: Optiona
     c.out_dir = out = Path(out_dir) if out_dir is not None else first / "summary"
     out.mkdir(parents=True, exist_ok=True)
     c.table.to_csv(out / "table.csv", index=False)
+    if not c.phases.empty:
+        c.phases.to_csv(out / "phases.csv", index=False)
     (out / "table.md").write_text(c.markdown)
     print(c.markdown, end="")
     if not c.ok:

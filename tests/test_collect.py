@@ -15,6 +15,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy.stats import t as student_t
 
@@ -26,14 +27,15 @@ _clock = itertools.count()
 
 
 def record(mode="step", n=8, reps=(100.0,), *, groups=1, round=0, frameskip=5, seed=0,
-           sched_reps=3, host="h1", start=None, load=0.5, mhz=2400.0, status="ok", error=None) -> dict:
+           sched_reps=3, host="h1", start=None, load=0.5, mhz=2400.0, status="ok", error=None,
+           env_extra=None, sched_extra=None, phases=None) -> dict:
     """A minimal record as runner.run writes it; each gets its own 10 s window unless `start` is given."""
     start = T0 + timedelta(seconds=10 * next(_clock)) if start is None else start
     end = start + timedelta(seconds=5)
     config = {
-        "env": {"game": "pong", "num_envs": n, "frameskip": frameskip, "num_threads": None},
+        "env": {"game": "pong", "num_envs": n, "frameskip": frameskip, "num_threads": None, **(env_extra or {})},
         "agent": {"name": "nature_cnn", "compile": True, "num_steps": 128},
-        "schedule": {"reps": sched_reps, "bench_steps": 1000, "warmup": 64},
+        "schedule": {"reps": sched_reps, "bench_steps": 1000, "warmup": 64, **(sched_extra or {})},
         "mode": {"name": mode, "groups": groups},
         "device": "auto", "seed": seed, "round": round,
     }
@@ -49,6 +51,7 @@ def record(mode="step", n=8, reps=(100.0,), *, groups=1, round=0, frameskip=5, s
         rec["throughput"] = {"unit": results.UNIT, "reps": list(reps)}
         rec["timing"].update(measure_started_at=start.isoformat(), measure_finished_at=end.isoformat())
         rec["machine"] = {"before": {"load_1m": load, "cpu_mhz": mhz}, "after": {"load_1m": load, "cpu_mhz": mhz}}
+        rec["phases"] = None if phases is None else {"loop_steps": 1000, "wall_s": 1.0, "ms_per_loop_step": phases}
     return rec
 
 
@@ -242,6 +245,39 @@ def _sweep(root, slow=1.0):
         write(root, f"s{n}", mode="step", n=n, reps=[1000.0, 1001.0, 999.0])
         f = slow if n == 16 else 1.0
         write(root, f"r{n}", mode="sendrecv", n=n, reps=[1500.0 * f, 1502.0 * f, 1498.0 * f])
+
+
+def test_a_key_the_schema_gained_reads_as_its_default_in_older_files(tmp_path, capsys):
+    write(tmp_path, "old", mode="step", reps=(100.0, 110.0))  # written before env.upload existed
+    write(tmp_path, "new", mode="sendrecv", reps=(120.0, 130.0), env_extra={"upload": "pinned"})
+    write(tmp_path, "other", mode="step", reps=(90.0, 95.0), env_extra={"upload": "pageable"})
+    c = collect([tmp_path], plot=False)
+    assert sorted(c.table["group"].unique()) == ["env.upload=pageable", "env.upload=pinned"]
+    assert not pd.isna(row(c, "sendrecv", 8, "env.upload=pinned").speedup), "old and new must compare"
+
+
+def test_profiled_jobs_give_a_phase_table_and_stay_in_their_group(tmp_path, capsys):
+    ms = lambda emu, inf: {"emulators": emu, "upload": 0.1, "inference": inf, "action_download": 0.05,  # noqa: E731
+                           "stores": 0.02, "update": 0.3, "drain": 0.0, "other": 0.03}
+    write(tmp_path, "r0", mode="step", round=0, reps=(100.0,), sched_extra={"profile": True}, phases=ms(1.0, 0.4))
+    write(tmp_path, "r1", mode="step", round=1, reps=(110.0,), sched_extra={"profile": True}, phases=ms(1.2, 0.6))
+    write(tmp_path, "plain", mode="sendrecv", reps=(105.0, 107.0))  # not profiled
+    c = collect([tmp_path], plot=False)
+    assert list(c.table["group"].unique()) == ["all"], "profile adds a repetition; it is not a different config"
+    assert len(c.phases) == 1
+    p = c.phases.iloc[0]
+    assert (p["mode"], p["num_envs"], p["jobs"]) == ("step", 8, 2)
+    assert p["emulators"] == pytest.approx(1.1) and p["inference"] == pytest.approx(0.5)
+    assert p["total"] == pytest.approx(1.1 + 0.1 + 0.5 + 0.05 + 0.02 + 0.3 + 0.03)
+    assert "Where the time goes" in c.markdown and "| step | 8 | 1.100 | 0.100 | 0.500 |" in c.markdown
+    assert (c.out_dir / "phases.csv").exists()
+
+
+def test_no_phase_table_without_profiled_jobs(tmp_path, capsys):
+    write(tmp_path, "a", mode="step", reps=(100.0, 101.0))
+    c = collect([tmp_path], plot=False)
+    assert c.phases.empty and "Where the time goes" not in c.markdown
+    assert not (c.out_dir / "phases.csv").exists()
 
 
 @pytest.mark.parametrize("from_csv", [True, False])

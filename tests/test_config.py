@@ -95,6 +95,7 @@ BAD_VALUES = [
     (["mode.groups=2"], "mode.groups=2: only async and agent_only take groups > 1"),
     (["mode.name=pipelined"], "mode.name=pipelined: must be one of step, sendrecv, async, env_only, agent_only"),
     (["device=tpu"], "device=tpu: must be one of auto, cuda, cpu"),
+    (["env.upload=zero_copy"], "env.upload=zero_copy: must be one of pinned, pageable"),
     (["seed=-1"], "seed=-1: must be >= 0"),
     (["round=-1"], "round=-1: must be >= 0"),
 ]

@@ -163,13 +163,16 @@ def test_networks_give_actions_and_values_per_frame():
         assert int(actions.min()) >= 0 and int(actions.max()) < 6
 
 
-def test_the_adapter_returns_the_frames_plain_ale_py_returns():
+@pytest.mark.parametrize("upload", ["pinned", "pageable"])
+def test_the_adapter_returns_the_frames_plain_ale_py_returns(upload):
+    """On a CUDA machine this checks both uploads' double buffering; on the CPU, the copy."""
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     env_cfg = compose_config("env.num_envs=3").env
-    plain, adapted = make_envs(env_cfg), TorchEnvs(make_envs(env_cfg), CPU)
+    plain, adapted = make_envs(env_cfg), TorchEnvs(make_envs(env_cfg), device, upload)
     try:
         obs, _ = plain.reset(seed=5)
         frames, ids = adapted.reset(5)
-        assert torch.equal(frames, torch.from_numpy(obs)) and ids.tolist() == [0, 1, 2]
+        assert torch.equal(frames.cpu(), torch.from_numpy(obs)) and ids.tolist() == [0, 1, 2]
         for t in range(6):
             actions = np.array([t % 6, (t + 1) % 6, (t + 2) % 6])
             if t % 2:  # both paths of the adapter: blocking step and send + recv
@@ -180,7 +183,8 @@ def test_the_adapter_returns_the_frames_plain_ale_py_returns():
                 obs = plain.recv()[0]
                 adapted.send(torch.from_numpy(actions))
                 frames, _ = adapted.recv()
-            assert frames.dtype == torch.uint8 and torch.equal(frames, torch.from_numpy(obs))
+            assert frames.device.type == device.type and frames.dtype == torch.uint8
+            assert torch.equal(frames.cpu(), torch.from_numpy(obs))
         assert obs.any(), "all-zero frames would prove nothing"
     finally:
         plain.close()
