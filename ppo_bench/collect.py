@@ -49,6 +49,9 @@ JS_NAMES = {"step": "stepRaw", "sendrecv": "recvRaw", "async": "asyncRaw",
 NOISY_CV = 0.10
 NOT_IDENTITY = ("env.num_envs", "round", "schedule.profile")  # and every key under mode.
 PHASE_COLUMNS = [*PHASES, "drain", "other"]
+SCHEMA_DEFAULTS = {f"{g}.{k}": v for g, cls in (("env", EnvConfig), ("agent", AgentConfig),
+                                                ("schedule", ScheduleConfig)) for k, v in vars(cls()).items()}
+"""Flat defaults of the schema's groups (mode aside), for keys older result files lack."""
 SINGLE_GROUP = "all"
 FOOTER = ("env-steps/s; ± = 95% t half-width over {n} reps; (!) = CV > 10%; speedup = ratio of "
           "geometric means with a 95% Welch t-interval on log throughput; paired = per-round ratios "
@@ -66,7 +69,7 @@ class Collection:
     contended: list[dict]    # path, host, overlapping paths
     machine_warnings: list[str]
     regressions: list[str]
-    phases: pd.DataFrame = None  # ms per loop step by phase, one row per group x mode x num_envs
+    phases: pd.DataFrame     # ms per loop step by phase, one row per group x mode x num_envs (profiled jobs)
     markdown: str = ""
     out_dir: Optional[Path] = None
 
@@ -96,12 +99,6 @@ def flatten(d: dict, prefix: str = "") -> dict:
     return out
 
 
-def _schema_defaults() -> dict:
-    """Flat defaults of the schema's groups (mode aside), for keys older result files lack."""
-    groups = {"env": EnvConfig, "agent": AgentConfig, "schedule": ScheduleConfig}
-    return {f"{g}.{k}": v for g, cls in groups.items() for k, v in vars(cls()).items()}
-
-
 def _time(s: Optional[str]) -> Optional[datetime]:
     return datetime.fromisoformat(s.replace("Z", "+00:00")) if s else None
 
@@ -113,7 +110,7 @@ def _mean_of(machine: dict, key: str) -> Optional[float]:
 
 
 def _job(path: Path, rec: dict) -> dict:
-    flat = {**_schema_defaults(), **flatten(rec["config"])}
+    flat = {**SCHEMA_DEFAULTS, **flatten(rec["config"])}
     flat["device"] = rec["device"]  # what it ran on, not "auto"
     ident = {k: v for k, v in flat.items() if k not in NOT_IDENTITY and not k.startswith("mode.")}
     mode_cfg = dict(rec["config"].get("mode") or {"name": rec["mode"]})
@@ -247,10 +244,11 @@ def _phases(jobs: pd.DataFrame) -> pd.DataFrame:
     if have.empty:
         return pd.DataFrame()
     ms = pd.DataFrame(list(have["phases"]), index=have.index).reindex(columns=PHASE_COLUMNS).fillna(0.0)
-    keys = ["group", "mode", "num_envs"]
-    t = pd.concat([have[keys], ms], axis=1).groupby(keys).mean().reset_index()
+    cells = pd.concat([have[["group", "mode", "num_envs"]], ms], axis=1).groupby(["group", "mode", "num_envs"])
+    t = cells.mean()
     t["total"] = t[PHASE_COLUMNS].sum(axis=1)
-    t["jobs"] = have.groupby(keys).size().values
+    t["jobs"] = cells.size()
+    t = t.reset_index()
     t["_o"] = t["mode"].map(_order)
     return t.sort_values(["group", "_o", "num_envs"]).drop(columns="_o").reset_index(drop=True)
 
@@ -409,7 +407,7 @@ def _group_markdown(t: pd.DataFrame) -> list[str]:
 
 
 def _phases_markdown(phases: pd.DataFrame) -> list[str]:
-    if phases is None or phases.empty:
+    if phases.empty:
         return []
     lines = ["**Where the time goes** (schedule.profile=true: ms per loop step, seen from the host; "
              "action_download holds the wait for the device)", ""]
