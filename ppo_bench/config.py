@@ -20,6 +20,9 @@ MODES = ("step", "sendrecv", "async", "env_only", "agent_only")
 AGENTS = ("nature_cnn", "impala_cnn")
 DEVICES = ("auto", "cuda", "cpu")
 UPLOADS = ("pinned", "pageable")
+BACKENDS = ("ale", "envpool", "gymnasium")
+RUNTIMES = ("compiled", "graphed", "eager")
+GROUPED_MODES = ("async", "env_only", "agent_only")  # modes that take mode.groups > 1
 
 
 @dataclass
@@ -34,16 +37,20 @@ class EnvConfig:
     """Emulator worker threads; null = min(num_envs, 16)."""
     upload: str = "pinned"
     """Frames to the device: pinned (staged in our pinned buffer) | pageable (the reference's copy)."""
+    backend: str = "ale"
+    """Vector env: ale (ale-py's AtariVectorEnv) | envpool | gymnasium (AsyncVectorEnv)."""
 
 
 @dataclass
 class AgentConfig:
     name: str = "nature_cnn"
     """Network: nature_cnn (Mnih et al. 2015) or impala_cnn (Espeholt et al. 2018)."""
-    compile: bool = True
-    """torch.compile the inference (reduce-overhead = CUDA graphs) on CUDA."""
+    runtime: str = "compiled"
+    """How the agent's work is launched: compiled (the reference's: torch.compile
+    reduce-overhead inference, eager update) | graphed (the whole act step and the
+    whole update each replayed as one CUDA graph; CUDA only) | eager."""
     compile_on_cpu: bool = False
-    """Also compile on CPU (slow to build, no CUDA graphs); off so CPU runs start fast."""
+    """runtime=compiled on CPU: compile anyway (slow to build, no CUDA graphs); off, CPU runs eager."""
     num_steps: int = 128
     """Loop steps between PPO-style updates (rollout length); >= 1."""
     update_epochs: int = 4
@@ -127,6 +134,8 @@ def validate(cfg: Any) -> None:
     _one_of("agent.name", cfg.agent.name, AGENTS)
     _one_of("device", cfg.device, DEVICES)
     _one_of("env.upload", cfg.env.upload, UPLOADS)
+    _one_of("env.backend", cfg.env.backend, BACKENDS)
+    _one_of("agent.runtime", cfg.agent.runtime, RUNTIMES)
     games = known_games()
     if cfg.env.game not in games:
         close = difflib.get_close_matches(cfg.env.game, games, n=3, cutoff=0.6)
@@ -154,15 +163,20 @@ def validate(cfg: Any) -> None:
         raise ValueError(
             f"mode.groups={cfg.mode.groups}: must divide env.num_envs={cfg.env.num_envs}"
         )
-    if cfg.mode.groups > 1 and cfg.mode.name not in ("async", "agent_only"):
-        raise ValueError(f"mode.groups={cfg.mode.groups}: only async and agent_only take groups > 1")
+    if cfg.mode.groups > 1 and cfg.mode.name not in GROUPED_MODES:
+        raise ValueError(f"mode.groups={cfg.mode.groups}: only {', '.join(GROUPED_MODES)} take groups > 1")
     _at_least("seed", cfg.seed, 0)
     _at_least("round", cfg.round, 0)
-    if cfg.device == "cuda":
+    if cfg.agent.runtime == "graphed" and cfg.device == "cpu":
+        raise ValueError("agent.runtime=graphed: needs device=cuda or auto, not cpu")
+    if cfg.device == "cuda" or cfg.agent.runtime == "graphed":
         import torch
 
         if not torch.cuda.is_available():
-            raise ValueError("device=cuda: no CUDA device is visible here; allowed: auto, cpu")
+            if cfg.device == "cuda":
+                raise ValueError("device=cuda: no CUDA device is visible here; allowed: auto, cpu")
+            raise ValueError("agent.runtime=graphed: needs CUDA graphs and no CUDA device is "
+                             "visible here; allowed here: compiled, eager")
 
 
 def warnings_for(cfg: Any) -> list[str]:
@@ -175,7 +189,7 @@ def warnings_for(cfg: Any) -> list[str]:
         )
     if cfg.schedule.reps == 1:
         notes.append("schedule.reps=1: this job alone gives no interval (pool rounds in the collector)")
-    if cfg.schedule.warmup < 3 and cfg.agent.compile:
+    if cfg.schedule.warmup < 3 and cfg.agent.runtime != "eager":
         notes.append(
             f"schedule.warmup={cfg.schedule.warmup}: CUDA-graph capture may fall inside the timed steps"
         )

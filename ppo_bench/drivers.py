@@ -70,8 +70,9 @@ class SendRecvDriver:
             self.env_steps[ids] += 1
 
     def close(self) -> None:
-        if self.reset_batch is None:
-            self.envs.recv()  # answer the last send before the threads are stopped
+        # Never recv here: after an exception between recv and send no batch is
+        # outstanding, and ale-py's recv would then block for ever. Closing with a
+        # send outstanding is safe: ale-py stops its threads either way.
         self.envs.close()
 
 

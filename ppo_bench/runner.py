@@ -148,7 +148,7 @@ def _finished_earlier(path: Path, config: dict) -> Optional[dict]:
 def _measure_into(record: dict, cfg: DictConfig, started: float) -> None:
     """Build, warm up and time the job; fill the measurement fields of `record`."""
     device = resolve_device(cfg.device)
-    compile = cfg.agent.compile and (device.type == "cuda" or cfg.agent.compile_on_cpu)
+    compile = cfg.agent.runtime == "compiled" and (device.type == "cuda" or cfg.agent.compile_on_cpu)
     release()
     torch.manual_seed(cfg.seed)
     if device.type == "cuda":

@@ -19,7 +19,7 @@ def test_defaults_follow_the_reference():
     assert (cfg.env.game, cfg.env.num_envs, cfg.env.frameskip, cfg.env.num_threads) == ("pong", 8, 5, None)
     assert (cfg.schedule.reps, cfg.schedule.bench_steps, cfg.schedule.warmup) == (5, 1000, 64)
     a = cfg.agent
-    assert (a.name, a.compile, a.num_steps, a.update_epochs, a.num_minibatches) == ("nature_cnn", True, 128, 4, 4)
+    assert (a.name, a.runtime, a.num_steps, a.update_epochs, a.num_minibatches) == ("nature_cnn", "compiled", 128, 4, 4)
     assert a.learning_rate == 2.5e-4
     assert (cfg.mode.name, cfg.mode.groups, cfg.device, cfg.seed, cfg.round) == ("step", 1, "auto", 0, 0)
     assert (cfg.resume, cfg.collect) == (False, True)
@@ -67,7 +67,7 @@ def test_slurm_launcher_config_composes():
     assert launcher.timeout_min == 60 and launcher.partition is None
 
 
-@pytest.mark.parametrize("override", ["env.num_envs=eight", "schedule.reps=1.5", "agent.compile=maybe"])
+@pytest.mark.parametrize("override", ["env.num_envs=eight", "schedule.reps=1.5", "agent.compile_on_cpu=maybe"])
 def test_wrong_types_are_refused_by_the_schema(override):
     key = override.split("=")[0].split(".")[-1]
     with pytest.raises(ConfigCompositionException) as info:
@@ -92,7 +92,9 @@ BAD_VALUES = [
     (["schedule.warmup=0"], "schedule.warmup=0: must be >= 1"),
     (["mode=async", "env.num_envs=3"], "mode.groups=2: must divide env.num_envs=3"),
     (["mode.groups=0"], "mode.groups=0: must be >= 1"),
-    (["mode.groups=2"], "mode.groups=2: only async and agent_only take groups > 1"),
+    (["mode.groups=2"], "mode.groups=2: only async, env_only, agent_only take groups > 1"),
+    (["env.backend=brax"], "env.backend=brax: must be one of ale, envpool, gymnasium"),
+    (["agent.runtime=jit"], "agent.runtime=jit: must be one of compiled, graphed, eager"),
     (["mode.name=pipelined"], "mode.name=pipelined: must be one of step, sendrecv, async, env_only, agent_only"),
     (["device=tpu"], "device=tpu: must be one of auto, cuda, cpu"),
     (["env.upload=zero_copy"], "env.upload=zero_copy: must be one of pinned, pageable"),
@@ -115,6 +117,17 @@ def test_cuda_is_refused_where_there_is_none():
         pytest.skip("a CUDA device is present")
     with pytest.raises(ValueError, match=re.escape("device=cuda: no CUDA device is visible here")):
         validate(compose_config("device=cuda"))
+
+
+def test_graphed_is_refused_without_cuda():
+    import torch
+
+    with pytest.raises(ValueError, match=re.escape("agent.runtime=graphed: needs device=cuda or auto, not cpu")):
+        validate(compose_config("agent.runtime=graphed"))  # the tiny config says device=cpu
+    if torch.cuda.is_available():
+        pytest.skip("a CUDA device is present")
+    with pytest.raises(ValueError, match=re.escape("agent.runtime=graphed: needs CUDA graphs and no CUDA device")):
+        validate(compose_config("agent.runtime=graphed", "device=auto"))
 
 
 def test_a_refused_job_builds_nothing_and_writes_a_failed_result(tmp_path, monkeypatch):
