@@ -1,18 +1,41 @@
 """The actor-critic whose compute every loop step pays for: networks, inference, rollout, update.
 
-The workload is the reference's: argmax actions from a compiled forward pass
-on every step, the frames, actions and values stored in device-resident
-rollout buffers, and every `num_steps` steps a PPO-style update in eager mode
-(policy cross-entropy + 0.5 value MSE - 0.01 entropy over `update_epochs` x
-`num_minibatches`). The stored values serve as value targets: the point is the
-compute, not learning. Two defects of the reference are not copied: frames are
-normalised once, inside the network, and the update never reads a device value
-on the host (the reference's `obs.max() > 1` synchronised every minibatch).
+The workload is the reference's: argmax actions from a forward pass on every
+step, the frames, actions and values stored in device-resident rollout
+buffers, and every `num_steps` steps a PPO-style update (policy cross-entropy
++ 0.5 value MSE - 0.01 entropy over `update_epochs` x `num_minibatches`). The
+stored values serve as value targets: the point is the compute, not learning.
+Two defects of the reference are not copied: frames are normalised once,
+inside the network, and the update never reads a device value on the host (the
+reference's `obs.max() > 1` synchronised every minibatch).
+
+The math lives once, in `Agent`; how its work reaches the device is the
+runtime's (`agent.runtime`), a subclass that overrides only the launching:
+
+- eager:    every op launched from Python, as written.
+- compiled: the reference's: the forward pass through `torch.compile(mode=
+            "reduce-overhead")` (CUDA-graph trees on CUDA), the update eager.
+- graphed:  the whole act step (frames host-to-device, forward, argmax,
+            rollout stores at the device-side slot and env ids, actions
+            device-to-host) replayed as one CUDA graph, and the whole update
+            (epochs x minibatches, Adam with `capturable=True`) as another:
+            two graph launches where the others launch hundreds of kernels
+            from one Python thread, which at 1 to 64 envs is what bounds the
+            loop.
+
+Every runtime takes the same calls, in the drivers' order: `act` (inference;
+the graphed one also stores and starts the action download), `actions_to_host`
+(the actions as a numpy array for the emulators, after waiting for the
+device), `store` (the rollout rows; a no-op where `act` stored) and
+`update(order)` (minibatch order: a (epochs, num_steps) permutation per epoch,
+drawn on the device when not given).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
+
+import numpy as np
 
 import torch
 import torch.nn as nn
@@ -103,53 +126,87 @@ def cudagraph_skips() -> int:
 
 
 class Agent:
-    """The network, its (compiled) inference, the rollout buffers and the update."""
+    """The network, the rollout buffers and the update; launches every op eagerly (runtime=eager)."""
 
-    def __init__(self, agent_cfg: Any, num_actions: int, num_envs: int, device: torch.device, compile: bool):
+    runtime = "eager"
+    compiled = False
+    cudagraphs = False
+
+    def __init__(self, agent_cfg: Any, num_actions: int, num_envs: int, device: torch.device,
+                 batch_size: Optional[int] = None):
         self.cfg = agent_cfg
         self.device = device
+        self.num_envs = num_envs
+        self.batch_size = batch_size or num_envs
         self.net = ActorCritic(agent_cfg.name, num_actions).to(device)
-        self.opt = torch.optim.Adam(self.net.parameters(), lr=agent_cfg.learning_rate)
-        self.compiled = compile
-        self.cudagraphs = compile and device.type == "cuda"
-        if compile:
-            mode = "reduce-overhead" if self.cudagraphs else "default"
-            # dynamic=False: one static shape per job, never dynamo's automatic dynamic shapes.
-            self._forward = torch.compile(self.net, mode=mode, fullgraph=True, dynamic=False)
-        else:
-            self._forward = self.net
+        self.opt = torch.optim.Adam(self.net.parameters(), lr=agent_cfg.learning_rate,
+                                    capturable=self.runtime == "graphed")
+        self._forward = self.net
         steps = agent_cfg.num_steps
         self.obs_buf = torch.zeros((steps, num_envs, *FRAME_SHAPE), dtype=torch.uint8, device=device)
         self.act_buf = torch.zeros((steps, num_envs), dtype=torch.int64, device=device)
         self.ret_buf = torch.zeros((steps, num_envs), dtype=torch.float32, device=device)
+        cuda = device.type == "cuda"
+        # Staging for env ids (async rows) and actions: allocated once, never per step.
+        self._ids_host = torch.zeros(self.batch_size, dtype=torch.int64, pin_memory=cuda)
+        self._ids = torch.zeros(self.batch_size, dtype=torch.int64, device=device)
+        self._actions_host = torch.zeros(self.batch_size, dtype=torch.int64, pin_memory=cuda)
+        self._cuda = cuda
+
+    # What the env adapter uploads frames with; None: the adapter's own (env.upload).
+    uploader = None
 
     @torch.no_grad()
-    def act(self, frames: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def act(self, frames: torch.Tensor, slot: int, ids: Optional[np.ndarray] = None) -> tuple[torch.Tensor, torch.Tensor]:
         """Greedy actions and values for a batch of uint8 frames on the device."""
-        if self.cudagraphs:
-            torch.compiler.cudagraph_mark_step_begin()
         logits, value = self._forward(frames)
-        # argmax makes a fresh tensor; the value is copied into the rollout before the next replay.
         return logits.argmax(-1), value
 
+    def actions_to_host(self, actions: torch.Tensor) -> np.ndarray:
+        """The actions as a numpy array for the emulators (waits for the device)."""
+        if not self._cuda:
+            return actions.numpy()
+        self._actions_host.copy_(actions, non_blocking=True)
+        torch.cuda.current_stream().synchronize()
+        return self._actions_host.numpy()
+
     def store(self, slot: int, frames: torch.Tensor, actions: torch.Tensor, values: torch.Tensor,
-              rows: torch.Tensor | None = None) -> None:
-        """Write one step into the rollout: all envs, or the env ids in `rows` (async batches)."""
-        if rows is None:
+              ids: Optional[np.ndarray] = None) -> None:
+        """Write one step into the rollout: all envs, or the env ids `ids` (async batches)."""
+        if ids is None:
             self.obs_buf[slot].copy_(frames)
             self.act_buf[slot].copy_(actions)
             self.ret_buf[slot].copy_(values)
-        else:
-            self.obs_buf[slot].index_copy_(0, rows, frames)
-            self.act_buf[slot].index_copy_(0, rows, actions)
-            self.ret_buf[slot].index_copy_(0, rows, values)
+            return
+        rows = self._rows(ids)
+        self.obs_buf[slot].index_copy_(0, rows, frames)
+        self.act_buf[slot].index_copy_(0, rows, actions)
+        self.ret_buf[slot].index_copy_(0, rows, values)
 
-    def update(self) -> None:
-        """PPO-style update over the whole rollout, in eager mode, without host syncs."""
+    def _rows(self, ids: np.ndarray) -> torch.Tensor:
+        """Env ids on the device through the pinned staging buffer.
+
+        Safe to refill: the previous batch's copy finished before its
+        `actions_to_host` returned, which precedes this call.
+        """
+        if not self._cuda:
+            return torch.from_numpy(np.ascontiguousarray(ids, dtype=np.int64))
+        np.copyto(self._ids_host.numpy(), ids, casting="unsafe")
+        return self._ids.copy_(self._ids_host, non_blocking=True)
+
+    def new_order(self) -> torch.Tensor:
+        """Minibatch order for one update: a permutation of the rollout steps per epoch, on the device."""
         steps = self.cfg.num_steps
-        size = steps // self.cfg.num_minibatches
-        for _ in range(self.cfg.update_epochs):
-            for idx in torch.randperm(steps, device=self.device).split(size):
+        return torch.stack([torch.randperm(steps, device=self.device) for _ in range(self.cfg.update_epochs)])
+
+    def update(self, order: Optional[torch.Tensor] = None) -> None:
+        """PPO-style update over the whole rollout in `order`, without host syncs."""
+        self._update(self.new_order() if order is None else order)
+
+    def _update(self, order: torch.Tensor) -> None:
+        size = self.cfg.num_steps // self.cfg.num_minibatches
+        for epoch in range(self.cfg.update_epochs):
+            for idx in order[epoch].split(size):
                 frames = self.obs_buf[idx].flatten(0, 1)
                 actions = self.act_buf[idx].flatten(0, 1)
                 targets = self.ret_buf[idx].flatten(0, 1)
@@ -162,3 +219,146 @@ class Agent:
                 self.opt.zero_grad(set_to_none=True)
                 loss.backward()
                 self.opt.step()
+
+
+class CompiledAgent(Agent):
+    """The reference's runtime: torch.compile(mode="reduce-overhead") inference, eager update.
+
+    On CPU it compiles only with `agent.compile_on_cpu` (slow to build, no CUDA
+    graphs); otherwise it runs eager there, and the result says so.
+    """
+
+    runtime = "compiled"
+
+    def __init__(self, agent_cfg: Any, num_actions: int, num_envs: int, device: torch.device,
+                 batch_size: Optional[int] = None):
+        super().__init__(agent_cfg, num_actions, num_envs, device, batch_size)
+        self.compiled = device.type == "cuda" or bool(agent_cfg.compile_on_cpu)
+        self.cudagraphs = self.compiled and device.type == "cuda"
+        if self.compiled:
+            mode = "reduce-overhead" if self.cudagraphs else "default"
+            # dynamic=False: one static shape per job, never dynamo's automatic dynamic shapes.
+            self._forward = torch.compile(self.net, mode=mode, fullgraph=True, dynamic=False)
+
+    @torch.no_grad()
+    def act(self, frames: torch.Tensor, slot: int, ids: Optional[np.ndarray] = None) -> tuple[torch.Tensor, torch.Tensor]:
+        if self.cudagraphs:
+            torch.compiler.cudagraph_mark_step_begin()
+        # argmax makes a fresh tensor; the value is copied into the rollout before the next replay.
+        return super().act(frames, slot, ids)
+
+
+class GraphedAgent(Agent):
+    """The act step and the update, each captured once and replayed as one CUDA graph.
+
+    Frames reach the graph through its own pinned host buffer (`upload`, which
+    the env adapter calls): the host copies ale-py's array there, and the graph
+    copies it to the device. The slot and env ids go up the same way, so the
+    stores land at device-side indices; the actions come down into a pinned
+    buffer inside the graph, and `actions_to_host` only waits for an event.
+    Capture happens at the first act and the first update (inside the warm-up);
+    the update's capture runs it for real on a side stream, so the parameters
+    and Adam's state are put back afterwards and the first replay starts from
+    the state a fresh eager agent would have.
+    """
+
+    runtime = "graphed"
+    cudagraphs = True
+
+    def __init__(self, agent_cfg: Any, num_actions: int, num_envs: int, device: torch.device,
+                 batch_size: Optional[int] = None):
+        if device.type != "cuda":
+            raise ValueError("agent.runtime=graphed: needs CUDA graphs and the device is " + str(device))
+        super().__init__(agent_cfg, num_actions, num_envs, device, batch_size)
+        b = self.batch_size
+        self._frames_host = torch.zeros((b, *FRAME_SHAPE), dtype=torch.uint8, pin_memory=True)
+        self._frames_host_np = self._frames_host.numpy()
+        self._frames = torch.zeros((b, *FRAME_SHAPE), dtype=torch.uint8, device=device)
+        # [slot, env ids...]: the rollout rows this batch goes to.
+        self._index_host = torch.zeros(b + 1, dtype=torch.int64, pin_memory=True)
+        self._index_host_np = self._index_host.numpy()
+        self._index_host_np[1:] = np.arange(b)
+        self._index = torch.zeros(b + 1, dtype=torch.int64, device=device)
+        self._order = torch.zeros((agent_cfg.update_epochs, agent_cfg.num_steps), dtype=torch.int64, device=device)
+        self._acted = torch.cuda.Event()
+        self._act_graph: Optional[torch.cuda.CUDAGraph] = None
+        self._act_out: tuple[torch.Tensor, torch.Tensor] = (None, None)  # type: ignore[assignment]
+        self._update_graph: Optional[torch.cuda.CUDAGraph] = None
+
+    def uploader(self, obs: np.ndarray) -> torch.Tensor:
+        """Stage a batch of frames for the next act; returns the device buffer the act graph fills.
+
+        Safe to overwrite: the previous act's graph read this buffer before its
+        action download, which `actions_to_host` waited for.
+        """
+        np.copyto(self._frames_host_np, obs)
+        return self._frames
+
+    def act(self, frames: torch.Tensor, slot: int, ids: Optional[np.ndarray] = None) -> tuple[torch.Tensor, torch.Tensor]:
+        if frames is not self._frames:
+            raise ValueError("graphed act takes the frames its own uploader staged")
+        self._index_host_np[0] = slot
+        if ids is not None:
+            self._index_host_np[1:] = ids
+        if self._act_graph is None:
+            self._act_graph, self._act_out = _capture(self._act_step, warmup=2)
+        self._act_graph.replay()
+        self._acted.record()
+        return self._act_out
+
+    @torch.no_grad()
+    def _act_step(self) -> tuple[torch.Tensor, torch.Tensor]:
+        self._frames.copy_(self._frames_host, non_blocking=True)
+        self._index.copy_(self._index_host, non_blocking=True)
+        logits, values = self.net(self._frames)
+        actions = logits.argmax(-1)
+        rows = self._index[0] * self.num_envs + self._index[1:]
+        self.obs_buf.view(-1, *FRAME_SHAPE).index_copy_(0, rows, self._frames)
+        self.act_buf.view(-1).index_copy_(0, rows, actions)
+        self.ret_buf.view(-1).index_copy_(0, rows, values)
+        self._actions_host.copy_(actions, non_blocking=True)
+        return actions, values
+
+    def actions_to_host(self, actions: torch.Tensor) -> np.ndarray:
+        self._acted.synchronize()
+        return self._actions_host.numpy()
+
+    def store(self, slot: int, frames: torch.Tensor, actions: torch.Tensor, values: torch.Tensor,
+              ids: Optional[np.ndarray] = None) -> None:
+        """Nothing: the act graph stored this step."""
+
+    def update(self, order: Optional[torch.Tensor] = None) -> None:
+        self._order.copy_(self.new_order() if order is None else order)
+        if self._update_graph is None:
+            params = [p.detach().clone() for p in self.net.parameters()]
+            self._update_graph, _ = _capture(lambda: self._update(self._order), warmup=1)
+            with torch.no_grad():  # undo the capture's real updates: start where eager would
+                for p, saved in zip(self.net.parameters(), params):
+                    p.copy_(saved)
+                for state in self.opt.state.values():
+                    for value in state.values():
+                        value.zero_()
+        self._update_graph.replay()
+
+
+def _capture(body, warmup: int):
+    """Run `body` `warmup` times on a side stream (lazy inits, cuBLAS/cuDNN choices), then capture it."""
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(warmup):
+            body()
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        out = body()
+    return graph, out
+
+
+RUNTIMES = {"eager": Agent, "compiled": CompiledAgent, "graphed": GraphedAgent}
+
+
+def make_agent(agent_cfg: Any, num_actions: int, num_envs: int, device: torch.device,
+               batch_size: Optional[int] = None) -> Agent:
+    """The agent for `agent.runtime`."""
+    return RUNTIMES[agent_cfg.runtime](agent_cfg, num_actions, num_envs, device, batch_size)

@@ -13,9 +13,12 @@ so the result can show that modes did the same work.
               (ale-py's envpool-style `batch_size`): while the device infers
               on one batch the emulator threads step the others. Stores go to
               the rollout rows of the env ids that came back.
-- env_only:   the emulators alone, constant actions, no agent, no device.
+- env_only:   the emulators alone, constant actions, no agent, no device;
+              with `groups` > 1 in send/recv batches as async drives them
+              (the emulators run faster in batches: the honest limit for a
+              batched mode is env_only at the same groups).
 - agent_only: the agent alone (inference, stores, action download, update)
-              on device-resident synthetic frames, in batches as async.
+              on synthetic frames, in batches as async.
 """
 
 from __future__ import annotations
@@ -25,8 +28,8 @@ from typing import Any
 import numpy as np
 import torch
 
-from .agent import FRAME_SHAPE, Agent
-from .envs import HostActions, TorchEnvs, make_envs, num_actions
+from .agent import FRAME_SHAPE, Agent, make_agent
+from .envs import TorchEnvs, make_envs, num_actions
 
 
 class StepDriver:
@@ -38,9 +41,9 @@ class StepDriver:
         self.frames, _ = envs.reset(seed)
 
     def step(self, slot: int) -> None:
-        actions, values = self.agent.act(self.frames)
+        actions, values = self.agent.act(self.frames, slot)
         self.agent.store(slot, self.frames, actions, values)
-        self.frames, ids = self.envs.step(actions)
+        self.frames, ids = self.envs.step(self.agent.actions_to_host(actions))
         self.env_steps[ids] += 1
 
     def close(self) -> None:
@@ -63,9 +66,9 @@ class SendRecvDriver:
                 frames, ids = self.envs.recv()
             else:
                 (frames, ids), self.reset_batch = self.reset_batch, None
-            actions, values = self.agent.act(frames)
-            self.envs.send(actions)
-            rows = torch.from_numpy(ids).to(self.envs.device, torch.int64, non_blocking=True) if self.groups > 1 else None
+            rows = ids if self.groups > 1 else None
+            actions, values = self.agent.act(frames, slot, rows)
+            self.envs.send(self.agent.actions_to_host(actions))
             self.agent.store(slot, frames, actions, values, rows)
             self.env_steps[ids] += 1
 
@@ -77,60 +80,82 @@ class SendRecvDriver:
 
 
 class EnvOnlyDriver:
-    """The emulators alone: blocking steps with constant actions, nothing on the device."""
+    """The emulators alone, constant actions, nothing on the device: blocking steps, or with
+    `groups` > 1 send/recv over batches of num_envs / groups, as async drives them."""
 
     agent = None
 
-    def __init__(self, env_cfg: Any, seed: int):
-        self.envs = make_envs(env_cfg)
+    def __init__(self, env_cfg: Any, seed: int, groups: int = 1):
+        self.envs = make_envs(env_cfg, groups)
+        self.groups = groups
         self.env_steps = np.zeros(env_cfg.num_envs, dtype=np.int64)
         self.actions = np.zeros(self.envs.batch_size, dtype=np.int64)
-        self.envs.reset(seed=seed)
+        ids = self.envs.reset(seed=seed)[1]["env_id"]
+        self.reset_ids = ids if groups > 1 else None  # the reset batch stands in for the first recv
 
     def step(self, slot: int) -> None:
-        info = self.envs.step(self.actions)[-1]
-        self.env_steps[info["env_id"]] += 1
+        if self.groups == 1:
+            info = self.envs.step(self.actions)[-1]
+            self.env_steps[info["env_id"]] += 1
+            return
+        for _ in range(self.groups):
+            if self.reset_ids is None:
+                ids = self.envs.recv()[-1]["env_id"]
+            else:
+                ids, self.reset_ids = self.reset_ids, None
+            self.envs.send(self.actions)
+            self.env_steps[ids] += 1
 
     def close(self) -> None:
         self.envs.close()
 
 
 class AgentOnlyDriver:
-    """The agent's side of the loop on synthetic frames already on the device."""
+    """The agent's side of the loop on synthetic frames: inference, stores, action download, update.
+
+    The frames sit on the device (or, for the graphed runtime, in its pinned
+    staging buffer, which its act graph copies up on every step as in the loop).
+    """
 
     env_steps = None
 
     def __init__(self, agent: Agent, num_envs: int, seed: int, groups: int):
         self.agent, self.groups = agent, groups
         batch = num_envs // groups
-        gen = torch.Generator(device=agent.device).manual_seed(seed)
-        self.frames = torch.randint(0, 256, (batch, *FRAME_SHAPE), dtype=torch.uint8,
-                                    device=agent.device, generator=gen)
-        rows = torch.arange(num_envs, device=agent.device).view(groups, batch)
-        self.rows = [rows[g] for g in range(groups)] if groups > 1 else [None]
-        self.host_actions = HostActions(batch, agent.device)
+        gen = torch.Generator().manual_seed(seed)
+        frames = torch.randint(0, 256, (batch, *FRAME_SHAPE), dtype=torch.uint8, generator=gen)
+        if agent.uploader is not None:
+            self.frames = agent.uploader(frames.numpy())
+        else:
+            self.frames = frames.to(agent.device)
+        self.ids = [np.arange(g * batch, (g + 1) * batch) for g in range(groups)] if groups > 1 else [None]
 
     def step(self, slot: int) -> None:
-        for rows in self.rows:
-            actions, values = self.agent.act(self.frames)
-            self.host_actions.fetch(actions)
-            self.agent.store(slot, self.frames, actions, values, rows)
+        for ids in self.ids:
+            actions, values = self.agent.act(self.frames, slot, ids)
+            self.agent.actions_to_host(actions)
+            self.agent.store(slot, self.frames, actions, values, ids)
 
     def close(self) -> None:
         pass
 
 
-def make_driver(cfg: Any, device: torch.device, compile: bool):
+def make_driver(cfg: Any, device: torch.device):
     """Build the emulators (if any), the agent (if any) and the driver for `cfg.mode.name`."""
-    mode, n = cfg.mode.name, cfg.env.num_envs
+    mode, n, groups = cfg.mode.name, cfg.env.num_envs, cfg.mode.groups
     if mode == "env_only":
-        return EnvOnlyDriver(cfg.env, cfg.seed)
+        return EnvOnlyDriver(cfg.env, cfg.seed, groups)
     if mode == "agent_only":
-        agent = Agent(cfg.agent, num_actions(cfg.env.game), n, device, compile)
-        return AgentOnlyDriver(agent, n, cfg.seed, cfg.mode.groups)
-    groups = cfg.mode.groups if mode == "async" else 1
-    envs = TorchEnvs(make_envs(cfg.env, groups), device, cfg.env.upload)
-    agent = Agent(cfg.agent, int(envs.envs.single_action_space.n), n, device, compile)
+        agent = make_agent(cfg.agent, num_actions(cfg.env.game), n, device, n // groups)
+        return AgentOnlyDriver(agent, n, cfg.seed, groups)
+    groups = groups if mode == "async" else 1
+    raw = make_envs(cfg.env, groups)
+    try:
+        agent = make_agent(cfg.agent, int(raw.single_action_space.n), n, device, n // groups)
+    except BaseException:
+        raw.close()
+        raise
+    envs = TorchEnvs(raw, device, cfg.env.upload, agent.uploader)
     if mode == "step":
         return StepDriver(envs, agent, cfg.seed)
     return SendRecvDriver(envs, agent, cfg.seed, groups)

@@ -3,8 +3,9 @@
 The reference calls `envs.torch()`, which was proposed to ale-py but never
 released; 0.12.x has `step()`, `send()` and `recv()` on numpy arrays. The
 adapter gives every driver the same host<->device path so that modes differ
-only in how they talk to the emulators. Actions come back through a pinned
-buffer. Frames go up one of two ways (`env.upload`):
+only in how they talk to the emulators. Actions come from the agent as numpy
+arrays (its runtime decides how they come down). Frames go up one of two ways
+(`env.upload`), unless the agent brings its own uploader (runtime=graphed):
 
 - pinned:   copied into a pinned host buffer, then sent with a non-blocking
             copy. Two buffers alternate, and a CUDA event per buffer guards
@@ -18,7 +19,7 @@ No torch op runs on host tensors in the loop (see `_upload`).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, Optional
 
 import numpy as np
 import torch
@@ -43,32 +44,37 @@ def num_threads(env_cfg: Any) -> int:
 
 
 class TorchEnvs:
-    """`reset`, `step`, `send`, `recv` on torch tensors: uint8 frames on `device`, env ids on the host."""
+    """`reset`, `step`, `send`, `recv` with uint8 frames on `device` and numpy actions and env ids.
 
-    def __init__(self, envs: AtariVectorEnv, device: torch.device, upload: str = "pinned"):
+    `uploader`, when given, replaces `env.upload` (the graphed agent stages
+    frames in its own pinned buffer and copies them inside its graph).
+    """
+
+    def __init__(self, envs: AtariVectorEnv, device: torch.device, upload: str = "pinned",
+                 uploader: Optional[Callable[[np.ndarray], torch.Tensor]] = None):
         self.envs = envs
         self.device = device
         self.batch_size = envs.batch_size
         self._cuda = device.type == "cuda"
-        self._pinned = self._cuda and upload == "pinned"
+        self._pinned = self._cuda and upload == "pinned" and uploader is None
+        self._uploader = uploader
         shape = (self.batch_size, *envs.single_observation_space.shape)
         if self._pinned:
             self._frames = [torch.empty(shape, dtype=torch.uint8, pin_memory=True) for _ in range(2)]
             self._frames_np = [f.numpy() for f in self._frames]
             self._uploaded = [torch.cuda.Event() for _ in range(2)]
         self._next = 0
-        self._actions = HostActions(self.batch_size, device)
 
     def reset(self, seed: int) -> tuple[torch.Tensor, np.ndarray]:
         obs, info = self.envs.reset(seed=seed)
         return self._upload(obs), info["env_id"]
 
-    def step(self, actions: torch.Tensor) -> tuple[torch.Tensor, np.ndarray]:
-        obs, _, _, _, info = self.envs.step(self._actions.fetch(actions))
+    def step(self, actions: np.ndarray) -> tuple[torch.Tensor, np.ndarray]:
+        obs, _, _, _, info = self.envs.step(actions)
         return self._upload(obs), info["env_id"]
 
-    def send(self, actions: torch.Tensor) -> None:
-        self.envs.send(self._actions.fetch(actions))
+    def send(self, actions: np.ndarray) -> None:
+        self.envs.send(actions)
 
     def recv(self) -> tuple[torch.Tensor, np.ndarray]:
         obs, _, _, _, info = self.envs.recv()
@@ -78,6 +84,8 @@ class TorchEnvs:
         self.envs.close()
 
     def _upload(self, obs: np.ndarray) -> torch.Tensor:
+        if self._uploader is not None:
+            return self._uploader(obs)
         if not self._cuda:
             return torch.tensor(obs)  # a copy: ale-py may reuse its array
         if not self._pinned:
@@ -91,21 +99,6 @@ class TorchEnvs:
         frames = self._frames[i].to(self.device, non_blocking=True)
         self._uploaded[i].record()
         return frames
-
-
-class HostActions:
-    """Brings a batch of actions from the device to a pinned host buffer for ale-py."""
-
-    def __init__(self, batch_size: int, device: torch.device):
-        self._cuda = device.type == "cuda"
-        self._host = torch.empty(batch_size, dtype=torch.int64, pin_memory=self._cuda)
-
-    def fetch(self, actions: torch.Tensor) -> np.ndarray:
-        if not self._cuda:
-            return actions.numpy()
-        self._host.copy_(actions, non_blocking=True)
-        torch.cuda.current_stream().synchronize()
-        return self._host.numpy()
 
 
 def num_actions(game: str) -> int:

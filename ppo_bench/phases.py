@@ -11,7 +11,9 @@ The device runs behind the host, so a phase that launches device work (the
 inference, the stores, the update) is charged only the launch. The host waits
 for the device where it must: in the action download, which therefore holds
 the inference's device time and any backlog queued before it (for example
-the update's kernels), and in the final `drain`.
+the update's kernels), and in the final `drain`. With agent.runtime=graphed
+`inference` is the launch of the whole act graph (inference, stores and the
+action copy), `stores` is empty, and `update` is one graph launch.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ PHASES = {
     "emulators": [("ale", "step"), ("ale", "send"), ("ale", "recv")],
     "upload": [("envs", "_upload")],
     "inference": [("agent", "act")],
-    "action_download": [("envs._actions", "fetch"), ("host_actions", "fetch")],
+    "action_download": [("agent", "actions_to_host")],
     "stores": [("agent", "store")],
     "update": [("agent", "update")],
 }

@@ -99,6 +99,8 @@ def run(cfg: DictConfig, output_dir: Optional[Path] = None) -> dict:
         "mode": cfg.mode.name,
         "game": cfg.env.game,
         "agent": cfg.agent.name,
+        "runtime": cfg.agent.runtime,
+        "backend": cfg.env.backend,
         "num_envs": cfg.env.num_envs,
         "device": cfg.device,
         "frameskip": cfg.env.frameskip,
@@ -148,14 +150,13 @@ def _finished_earlier(path: Path, config: dict) -> Optional[dict]:
 def _measure_into(record: dict, cfg: DictConfig, started: float) -> None:
     """Build, warm up and time the job; fill the measurement fields of `record`."""
     device = resolve_device(cfg.device)
-    compile = cfg.agent.runtime == "compiled" and (device.type == "cuda" or cfg.agent.compile_on_cpu)
     release()
     torch.manual_seed(cfg.seed)
     if device.type == "cuda":
         torch.set_float32_matmul_precision("high")
 
     t = time.perf_counter()
-    driver = make_driver(cfg, device, compile)
+    driver = make_driver(cfg, device)
     setup_s = time.perf_counter() - t
     try:
         sched = cfg.schedule
@@ -177,6 +178,8 @@ def _measure_into(record: dict, cfg: DictConfig, started: float) -> None:
     finally:
         driver.close()
 
+    agent = driver.agent
+    compile = agent is not None and agent.compiled
     graphs = compiled_graphs()
     if compile and graphs != 1:
         record["warnings"].append(f"the inference compiled {graphs} graphs, expected 1: it recompiled")
@@ -195,11 +198,14 @@ def _measure_into(record: dict, cfg: DictConfig, started: float) -> None:
             f"uneven stepping: per-env steps {counts.min()}..{counts.max()}"
             + (f", envs {idle} never stepped" if idle else "")
             + " (ale-py's async batches can starve envs: ALE issue #641)")
+    graphed = agent is not None and agent.runtime == "graphed"
     record["inference"] = {
+        "runtime": None if agent is None else agent.runtime,
         "compiled": compile and graphs >= 1,
-        "cudagraphs": compile and device.type == "cuda" and graphs >= 1 and cudagraph_skips() == 0,
+        "cudagraphs": graphed or (compile and device.type == "cuda" and graphs >= 1 and cudagraph_skips() == 0),
         "graphs": graphs,
-        "compile_s": timings.first_step_s if graphs >= 1 else None,
+        # the first loop step compiles (compiled) or captures the act graph (graphed)
+        "compile_s": timings.first_step_s if graphs >= 1 or graphed else None,
     }
     record["phases"] = timings.phases
     if timings.phases is not None:
