@@ -270,6 +270,9 @@ class GraphedAgent(Agent):
         if device.type != "cuda":
             raise ValueError("agent.runtime=graphed: needs CUDA graphs and the device is " + str(device))
         super().__init__(agent_cfg, num_actions, num_envs, device, batch_size)
+        # Each shape is captured once, so let cuDNN time its algorithms during the
+        # capture's warm-up: the fastest one for these small batches is then replayed.
+        torch.backends.cudnn.benchmark = True
         b = self.batch_size
         self._frames_host = torch.zeros((b, *FRAME_SHAPE), dtype=torch.uint8, pin_memory=True)
         self._frames_host_np = self._frames_host.numpy()

@@ -2,7 +2,9 @@
 
 Hydra refuses a wrong *type* through the dataclasses below (registered in its
 ConfigStore); `validate` refuses wrong *values* and relations with one
-`ValueError` that names the key, the value and what is allowed. `warnings_for`
+`ValueError` that names the key, the value and what is allowed; a combination
+that merely does not apply (a sweep crossing async with num_envs=1) raises its
+subclass `NotApplicable`, which a sweep records as skipped. `warnings_for`
 lists settings that are legal but weaken the measurement; the runner logs them
 and stores them in the result.
 """
@@ -109,6 +111,11 @@ def register_configs() -> None:
     cs.store(group="schema/mode", name="base", node=ModeConfig)
 
 
+class NotApplicable(ValueError):
+    """A legal value in a combination that does not apply (async on one env, groups that do
+    not divide num_envs, step in batches): a sweep records such a job as skipped, not failed."""
+
+
 def _at_least(key: str, value: Any, low: int) -> None:
     if value < low:
         raise ValueError(f"{key}={value}: must be >= {low}")
@@ -160,11 +167,13 @@ def validate(cfg: Any) -> None:
     _at_least("schedule.warmup", cfg.schedule.warmup, 1)
     _at_least("mode.groups", cfg.mode.groups, 1)
     if cfg.env.num_envs % cfg.mode.groups:
-        raise ValueError(
+        raise NotApplicable(
             f"mode.groups={cfg.mode.groups}: must divide env.num_envs={cfg.env.num_envs}"
         )
     if cfg.mode.groups > 1 and cfg.mode.name not in GROUPED_MODES:
-        raise ValueError(f"mode.groups={cfg.mode.groups}: only {', '.join(GROUPED_MODES)} take groups > 1")
+        raise NotApplicable(f"mode.groups={cfg.mode.groups}: only {', '.join(GROUPED_MODES)} take groups > 1")
+    if cfg.mode.name == "async" and cfg.mode.groups == 1:
+        raise NotApplicable("mode.groups=1: async in one batch is sendrecv; use mode=sendrecv or groups >= 2")
     _at_least("seed", cfg.seed, 0)
     _at_least("round", cfg.round, 0)
     if cfg.agent.runtime == "graphed" and cfg.device == "cpu":

@@ -230,24 +230,36 @@ def test_graphed_acts_and_stores_as_eager_does(name, groups):
     torch.testing.assert_close(graphed.ret_buf, eager.ret_buf, rtol=1e-4, atol=1e-5)
 
 
+def assert_same_moves(before, eager, graphed, tol=0.1):
+    """Each parameter tensor moved by the same step in both, up to float-order noise.
+
+    Compared as the relative difference of the two moves, not elementwise: Adam
+    moves every element by about lr whatever its gradient's size, so where a
+    gradient is near zero, float-order noise (cuDNN's backward sums in another
+    order inside a graph) can flip an element's step (seen: 4% of one IMPALA
+    conv's elements, a 4% relative difference of the move). A graphed update
+    that did nothing, or something else, differs by about the whole move.
+    """
+    for b, p_e, p_g in zip(before, eager.net.parameters(), graphed.net.parameters()):
+        move_e, move_g = p_e.detach() - b, p_g.detach() - b
+        assert move_e.norm() > 0
+        assert (move_g - move_e).norm() <= tol * move_e.norm()
+
+
 @needs_cuda
 @pytest.mark.parametrize("name", ["nature_cnn", "impala_cnn"])
 def test_graphed_update_gives_the_parameters_eager_gives(name):
     """From the same state and minibatch order, one graphed update equals one eager update;
-    the capture's own run leaves no trace."""
+    the capture's own run leaves no trace (the first replay starts from the same state)."""
     eager, graphed = twin_agents(4, 4, name)
     filled_rollout(eager)
     filled_rollout(graphed)
-    before = [p.detach().clone() for p in eager.net.parameters()]
-    order = eager.new_order()
-    eager.update(order)
-    graphed.update(order)
-    moved = [not torch.equal(p, b) for p, b in zip(eager.net.parameters(), before)]
-    assert all(moved)
-    for p_g, p_e in zip(graphed.net.parameters(), eager.net.parameters()):
-        torch.testing.assert_close(p_g, p_e, rtol=1e-3, atol=1e-5)
-    order = eager.new_order()  # and a second update, now replayed, still agrees
-    eager.update(order)
-    graphed.update(order)
-    for p_g, p_e in zip(graphed.net.parameters(), eager.net.parameters()):
-        torch.testing.assert_close(p_g, p_e, rtol=1e-3, atol=1e-4)
+    for _ in range(2):  # the first update captures, the second only replays
+        before = [p.detach().clone() for p in eager.net.parameters()]
+        order = eager.new_order()
+        eager.update(order)
+        graphed.update(order)
+        assert_same_moves(before, eager, graphed)
+        with torch.no_grad():  # the next round starts from one state again
+            for p_g, p_e in zip(graphed.net.parameters(), eager.net.parameters()):
+                p_g.copy_(p_e)

@@ -46,6 +46,9 @@ def test_every_preset_composes(path):
     expected = {
         "quick": ((2, 200, 16, 64), {"env.num_envs": "1,8", "mode": "step,sendrecv"}),
         "paired": ((1, 1000, 64, 128), {"round": "0,1,2,3,4"}),
+        "full": ((5, 1000, 64, 128), {"env.num_envs": "1,2,4,8,16,32,64,128,256", "mode": "step,sendrecv"}),
+        "limits": ((1, 1000, 64, 128), {"round": "0,1,2", "env.num_envs": "1,8,64,256", "mode.groups": "1,2",
+                                         "mode": "step,async,env_only,agent_only"}),
     }[path.stem]
     s = cfg.schedule
     assert (s.reps, s.bench_steps, s.warmup, cfg.agent.num_steps) == expected[0]
@@ -93,6 +96,7 @@ BAD_VALUES = [
     (["mode=async", "env.num_envs=3"], "mode.groups=2: must divide env.num_envs=3"),
     (["mode.groups=0"], "mode.groups=0: must be >= 1"),
     (["mode.groups=2"], "mode.groups=2: only async, env_only, agent_only take groups > 1"),
+    (["mode=async", "mode.groups=1"], "mode.groups=1: async in one batch is sendrecv"),
     (["env.backend=brax"], "env.backend=brax: must be one of ale, envpool, gymnasium"),
     (["agent.runtime=jit"], "agent.runtime=jit: must be one of compiled, graphed, eager"),
     (["mode.name=pipelined"], "mode.name=pipelined: must be one of step, sendrecv, async, env_only, agent_only"),
