@@ -230,36 +230,43 @@ def test_graphed_acts_and_stores_as_eager_does(name, groups):
     torch.testing.assert_close(graphed.ret_buf, eager.ret_buf, rtol=1e-4, atol=1e-5)
 
 
-def assert_same_moves(before, eager, graphed, tol=0.1):
-    """Each parameter tensor moved by the same step in both, up to float-order noise.
-
-    Compared as the relative difference of the two moves, not elementwise: Adam
-    moves every element by about lr whatever its gradient's size, so where a
-    gradient is near zero, float-order noise (cuDNN's backward sums in another
-    order inside a graph) can flip an element's step (seen: 4% of one IMPALA
-    conv's elements, a 4% relative difference of the move). A graphed update
-    that did nothing, or something else, differs by about the whole move.
-    """
-    for b, p_e, p_g in zip(before, eager.net.parameters(), graphed.net.parameters()):
-        move_e, move_g = p_e.detach() - b, p_g.detach() - b
-        assert move_e.norm() > 0
-        assert (move_g - move_e).norm() <= tol * move_e.norm()
+def move_gaps(before, reference: Agent, other: Agent) -> list[float]:
+    """Per parameter tensor: |move_other - move_reference| / |move_reference|."""
+    gaps = []
+    for b, p_r, p_o in zip(before, reference.net.parameters(), other.net.parameters()):
+        move_r, move_o = p_r.detach() - b, p_o.detach() - b
+        assert move_r.norm() > 0, "the update did not move a parameter tensor"
+        gaps.append(float((move_o - move_r).norm() / move_r.norm()))
+    return gaps
 
 
 @needs_cuda
 @pytest.mark.parametrize("name", ["nature_cnn", "impala_cnn"])
 def test_graphed_update_gives_the_parameters_eager_gives(name):
-    """From the same state and minibatch order, one graphed update equals one eager update;
-    the capture's own run leaves no trace (the first replay starts from the same state)."""
+    """From the same state and minibatch order, a graphed update moves the parameters as an eager one.
+
+    "As" up to the noise eager has against itself: some CUDA backward kernels
+    (IMPALA's overlapping max-pool) add with atomics in no fixed order, and
+    Adam's first steps move each element by about lr whatever its gradient's
+    size, so two eager updates of near-zero gradients can differ by a visible
+    fraction of the move. Graphed may differ from eager by no more than twice
+    that, plus 1%: an update that did nothing, or something else, is off by
+    the whole move (gap 1). The first update captures, the second replays.
+    """
     eager, graphed = twin_agents(4, 4, name)
-    filled_rollout(eager)
-    filled_rollout(graphed)
-    for _ in range(2):  # the first update captures, the second only replays
+    again = make_agent(eager.cfg, 6, 4, eager.device, 4)
+    again.net.load_state_dict(eager.net.state_dict())
+    for agent in (eager, graphed, again):
+        filled_rollout(agent)
+    for _ in range(2):
         before = [p.detach().clone() for p in eager.net.parameters()]
         order = eager.new_order()
-        eager.update(order)
-        graphed.update(order)
-        assert_same_moves(before, eager, graphed)
-        with torch.no_grad():  # the next round starts from one state again
-            for p_g, p_e in zip(graphed.net.parameters(), eager.net.parameters()):
-                p_g.copy_(p_e)
+        for agent in (eager, graphed, again):
+            agent.update(order)
+        noise, gaps = move_gaps(before, eager, again), move_gaps(before, eager, graphed)
+        for i, (gap, own) in enumerate(zip(gaps, noise)):
+            assert gap <= 2 * own + 0.01, f"tensor {i}: graphed off by {gap:.3g} of the move, eager by {own:.3g}"
+        with torch.no_grad():  # the next update starts from one state again
+            for agent in (graphed, again):
+                for p, p_e in zip(agent.net.parameters(), eager.net.parameters()):
+                    p.copy_(p_e)
