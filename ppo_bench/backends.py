@@ -29,8 +29,8 @@ Differences that remain (measured with ale-py 0.12.1, envpool 1.2.5, gymnasium 1
 - Fire reset: ale-py and envpool press FIRE at reset in games that have it;
   gymnasium's AtariPreprocessing has no fire reset.
 - Reset no-ops: all three draw k from 0..29 with their own generator. ale-py
-  presses FIRE, then k - 1 no-ops (k frames); envpool does k no-ops, then
-  FIRE (k + 1 frames); gymnasium does k + 1 no-ops, no FIRE. ale-py and
+  presses FIRE, then k - 1 no-ops (max(k, 1) frames); envpool does k no-ops,
+  then FIRE (k + 1 frames); gymnasium does k + 1 no-ops, no FIRE. ale-py and
   envpool draw k from the same generator and seed, so envpool starts every
   episode one emulator frame later than ale-py. With no-ops off both give
   identical frames (tested); gymnasium's generator (numpy's) differs.
@@ -39,10 +39,10 @@ Differences that remain (measured with ale-py 0.12.1, envpool 1.2.5, gymnasium 1
   is: matching it would cost a check on every step); gymnasium is built with
   FrameStackObservation(padding_type="zero") and so matches ale-py.
 - Max-pool: all three take the pixel max of the last two frames of a step and
-  pool nothing at reset. When an episode ends inside a step, ale-py and
-  gymnasium stop before capturing and pool stale frames; envpool pools only
-  a complete step. At frameskip 1, ale-py pools with a stale frame; envpool
-  and gymnasium do not pool.
+  pool nothing at reset. Only at an episode's last step, when the game ends
+  before the step's last frame, do they differ: ale-py and gymnasium stop
+  before capturing and pool the frames they hold; envpool pools only a step
+  that ran all its frames.
 - Episode limit (108000 frames): ale-py counts the frames of agent steps
   after the reset no-ops and ends a step mid-way at the limit; envpool counts
   agent steps (max_episode_steps = ceil(108000 / frameskip)); gymnasium is
