@@ -58,9 +58,12 @@ Differences that remain (measured with ale-py 0.12.1, envpool 1.2.5, gymnasium 1
   reset. reset(seed=None) continues all three without reseeding.
 - Threads and processes: ale-py and envpool step the emulators on
   env.num_threads C++ threads of this process (envpool writes results
-  straight into batch buffers); gymnasium runs one worker process per env
-  (forkserver start), actions and results through pipes, frames through shared
-  memory, and ignores env.num_threads.
+  straight into batch buffers); gymnasium runs one worker process per env,
+  actions and results through pipes, frames through shared memory, and
+  ignores env.num_threads. The workers are forked: forkserver or spawn would
+  re-import the main script, and with it torch, in every worker. They never
+  touch torch or CUDA, which makes fork safe here (Python >= 3.12 still warns
+  about forking a process that runs threads).
 - Batches: ale-py and envpool return async batches of batch_size envs in
   order of completion (ale-py 0.12 can starve an env, ALE issue #641);
   gymnasium's AsyncVectorEnv steps all envs on every call (env_id is always
