@@ -176,6 +176,9 @@ def validate(cfg: Any) -> None:
         raise NotApplicable("mode.groups=1: async in one batch is sendrecv; use mode=sendrecv or groups >= 2")
     _at_least("seed", cfg.seed, 0)
     _at_least("round", cfg.round, 0)
+    from .backends import check_backend  # a missing package or groups the backend cannot batch
+
+    check_backend(cfg)
     if cfg.agent.runtime == "graphed" and cfg.device == "cpu":
         raise ValueError("agent.runtime=graphed: needs device=cuda or auto, not cpu")
     if cfg.device == "cuda" or cfg.agent.runtime == "graphed":
