@@ -130,10 +130,13 @@ def check_backend(cfg: Any) -> None:
     if backend not in BACKENDS:
         raise ValueError(f"env.backend={backend}: must be one of {', '.join(BACKENDS)}")
     problem = missing_package(backend)
-    if problem is None and cfg.mode.name != "agent_only":
-        problem = _groups_refusal(backend, cfg.mode.groups)
     if problem:
         raise ValueError(problem)
+    refusal = _groups_refusal(backend, cfg.mode.groups) if cfg.mode.name != "agent_only" else None
+    if refusal:
+        from .config import NotApplicable  # a sweep crossing backends with async skips these
+
+        raise NotApplicable(refusal)
 
 
 def make_vector_env(env_cfg: Any, groups: int = 1):
@@ -233,7 +236,7 @@ class EnvpoolVectorEnv:
 
     def send(self, actions: np.ndarray) -> None:
         assert actions.shape == (self.batch_size,), f"{actions.shape=}, {self.batch_size=}"
-        self._pool.send(actions, self._ids)
+        self._pool.send(actions.astype(np.int32, copy=False), self._ids)  # envpool takes int32 only
 
     def recv(self):
         result = _step_result(*self._pool.recv())

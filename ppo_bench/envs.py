@@ -1,4 +1,4 @@
-"""ALE's vector env, and a small torch adapter over its released step/send/recv.
+"""A small torch adapter over the vector env's step/send/recv (ale-py's, or a backend's that looks like it).
 
 The reference calls `envs.torch()`, which was proposed to ale-py but never
 released; 0.12.x has `step()`, `send()` and `recv()` on numpy arrays. The
@@ -25,22 +25,7 @@ import numpy as np
 import torch
 from ale_py.vector_env import AtariVectorEnv
 
-
-def make_envs(env_cfg: Any, groups: int = 1) -> AtariVectorEnv:
-    """Build the vector env; `groups > 1` returns batches of num_envs / groups (envpool-style)."""
-    n = env_cfg.num_envs
-    return AtariVectorEnv(
-        game=env_cfg.game,
-        num_envs=n,
-        batch_size=n // groups if groups > 1 else 0,
-        frameskip=env_cfg.frameskip,
-        num_threads=num_threads(env_cfg),
-    )
-
-
-def num_threads(env_cfg: Any) -> int:
-    """env.num_threads, or the reference's min(num_envs, 16) when it is null."""
-    return env_cfg.num_threads or min(env_cfg.num_envs, 16)
+from .backends import make_vector_env as make_envs, num_threads  # noqa: F401  (the drivers' and runner's names)
 
 
 class TorchEnvs:

@@ -150,8 +150,8 @@ def test_the_torch_adapter_runs_on_every_backend(backend, opened):
     envs = TorchEnvs(make(opened, backend), torch.device("cpu"))
     frames, ids = envs.reset(0)
     assert frames.shape == (2, 4, 84, 84) and frames.dtype == torch.uint8 and ids.tolist() == [0, 1]
-    frames, ids = envs.step(torch.zeros(2, dtype=torch.int64))
-    envs.send(torch.ones(2, dtype=torch.int64))
+    frames, ids = envs.step(np.zeros(2, dtype=np.int64))  # the agent hands numpy int64 actions
+    envs.send(np.ones(2, dtype=np.int64))
     frames, ids = envs.recv()
     assert frames.shape == (2, 4, 84, 84) and ids.tolist() == [0, 1]
 
