@@ -14,8 +14,16 @@ compared or merged is decided by the configs, not by where the files lie:
 - Jobs that differ only in `round` are repetitions of one measurement: their
   reps are pooled. Rounds run back to back also give a paired speed-up (per
   round, mode over step), which survives drift that an unpaired ratio does not.
+- One measurement is counted once, however many files hold it: a duplicate is
+  a file whose host, clock readings (job start and end, measurement start and
+  end) and raw reps and seconds equal another's (`results.measurement_key`),
+  as in a copied sweep folder collected with its original. The file still in
+  the folder its job wrote it to is kept; the copies are listed.
 - Measurements taken at the same time on one host disturb each other; they are
   marked contended rather than trusted silently.
+- Nothing is dropped silently: failed jobs, skipped ones (a combination that
+  does not apply, never a failure), unusable files, job folders without a
+  result and paths that do not exist are listed in table.md.
 
 Jobs run with `schedule.profile=true` also give a table of where the loop
 step's time goes (phases.csv, and a section of table.md), averaged over rounds.
@@ -30,7 +38,7 @@ import argparse
 import json
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Optional
@@ -52,7 +60,9 @@ PHASE_COLUMNS = [*PHASES, "drain", "other"]
 SCHEMA_DEFAULTS = {f"{g}.{k}": v for g, cls in (("env", EnvConfig), ("agent", AgentConfig),
                                                 ("schedule", ScheduleConfig)) for k, v in vars(cls()).items()}
 """Flat defaults of the schema's groups (mode aside), for keys older result files lack."""
+PROG = "ppo_bench.collect"
 SINGLE_GROUP = "all"
+RUN_MARKERS = (".hydra", "run.log")  # what a job of run.py leaves in its folder besides result.json
 FOOTER = ("env-steps/s; ± = 95% t half-width over {n} reps; (!) = CV > 10%; speedup = ratio of "
           "geometric means with a 95% Welch t-interval on log throughput; paired = per-round ratios "
           "of back-to-back jobs, t-interval on log ratios")
@@ -62,14 +72,18 @@ FOOTER = ("env-steps/s; ± = 95% t half-width over {n} reps; (!) = CV > 10%; spe
 class Collection:
     """What one collection found; `table` is what table.csv holds."""
     table: pd.DataFrame      # one row per group x mode x num_envs
-    jobs: pd.DataFrame       # one row per ok result file
+    jobs: pd.DataFrame       # one row per ok result file (one per measurement: duplicates dropped)
     runs: pd.DataFrame       # one row per repetition (long form)
-    failed: list[dict]       # path, mode, num_envs, error
-    bad: list[dict]          # path, reason
-    contended: list[dict]    # path, host, overlapping paths
-    machine_warnings: list[str]
-    regressions: list[str]
     phases: pd.DataFrame     # ms per loop step by phase, one row per group x mode x num_envs (profiled jobs)
+    failed: list[dict] = field(default_factory=list)      # path, mode, num_envs, error
+    skipped: list[dict] = field(default_factory=list)     # path, mode, num_envs, error (why it does not apply)
+    bad: list[dict] = field(default_factory=list)         # path, reason
+    duplicates: list[dict] = field(default_factory=list)  # path, kept: the copy not used and the one used
+    no_result: list[str] = field(default_factory=list)    # job folders without a result file
+    missing: list[str] = field(default_factory=list)      # paths given that do not exist
+    contended: list[dict] = field(default_factory=list)   # path, host, overlaps
+    machine_warnings: list[str] = field(default_factory=list)
+    regressions: list[str] = field(default_factory=list)
     markdown: str = ""
     out_dir: Optional[Path] = None
 
@@ -87,6 +101,45 @@ def find_files(paths: list[Path]) -> list[Path]:
         for f in [p] if p.is_file() else sorted(p.rglob(results.FILENAME)):
             found.setdefault(f.resolve(), f)
     return sorted(found.values())
+
+
+def find_unfinished(paths: list[Path]) -> list[str]:
+    """Job folders (Hydra's `.hydra/` or a run log in them) that hold no result file."""
+    folders = {m.parent for p in map(Path, paths) if p.is_dir() for name in RUN_MARKERS for m in p.rglob(name)}
+    return sorted(str(f) for f in folders if not (f / results.FILENAME).exists())
+
+
+def _read(files: list[Path]) -> tuple[list[tuple[Path, dict]], list[dict]]:
+    records, bad = [], []
+    for path in files:
+        try:
+            records.append((path, results.read_result(path)))
+        except results.BadResult as e:
+            bad.append({"path": str(path), "reason": str(e)})
+    return records, bad
+
+
+def _at_home(path: Path, rec: dict) -> bool:
+    """Whether the file lies in the folder its job wrote it to (the original, not a copy)."""
+    home = (rec.get("job") or {}).get("output_dir")
+    return home is not None and Path(home).resolve() == path.parent.resolve()
+
+
+def _drop_duplicates(records: list[tuple[Path, dict]]) -> tuple[list[tuple[Path, dict]], list[dict]]:
+    """One file per measurement (see the module docstring); the others are reported, never pooled.
+
+    The file kept is the one in the folder its job wrote it to, else the first by path.
+    """
+    if not records:
+        return records, []
+    files = pd.DataFrame({"path": [str(p) for p, _ in records], "home": [_at_home(p, r) for p, r in records],
+                          "key": [results.measurement_key(r) for _, r in records]})
+    files = files.sort_values(["home", "path"], ascending=[False, True])
+    files["kept"] = files.groupby("key")["path"].transform("first")  # no key (no timestamps): never merged
+    copies = files[files["key"].notna() & (files["path"] != files["kept"])].sort_values("path")
+    dropped = set(copies.index)
+    return ([pr for i, pr in enumerate(records) if i not in dropped],
+            [{"path": p, "kept": k} for p, k in zip(copies["path"], copies["kept"])])
 
 
 def flatten(d: dict, prefix: str = "") -> dict:
@@ -287,38 +340,44 @@ def _contended(jobs: pd.DataFrame) -> list[dict]:
     return [{"path": p, "host": host[p], "with": sorted(w)} for p, w in sorted(hits.items())]
 
 
+def _listing(path: Path, rec: dict) -> dict:
+    return {"path": str(path), "mode": rec["mode"], "num_envs": rec["num_envs"], "error": rec["error"]}
+
+
 def build(paths: list[Path]) -> Collection:
     """Read and analyse, in memory; nothing is written."""
-    jobs, failed, bad = [], [], []
-    for path in find_files(paths):
-        try:
-            rec = results.read_result(path)
-        except results.BadResult as e:
-            bad.append({"path": str(path), "reason": str(e)})
-            continue
-        if rec["status"] == "failed":
-            failed.append({"path": str(path), "mode": rec["mode"], "num_envs": rec["num_envs"],
-                           "error": rec["error"]})
+    paths = [Path(p) for p in paths]
+    records, bad = _read(find_files([p for p in paths if p.exists()]))
+    records, duplicates = _drop_duplicates(records)
+    jobs = []
+    for path, rec in records:
+        if rec["status"] != "ok":
             continue
         try:
             jobs.append(_job(path, rec))
-        except (KeyError, TypeError, ValueError) as e:
+        except (AttributeError, KeyError, TypeError, ValueError) as e:
             bad.append({"path": str(path), "reason": f"unusable field: {type(e).__name__}: {e}"})
-    jobs = pd.DataFrame(jobs)
-    if jobs.empty:
-        return Collection(pd.DataFrame(), jobs, pd.DataFrame(), failed, bad, [], [], [], pd.DataFrame())
+    c = Collection(pd.DataFrame(), pd.DataFrame(jobs), pd.DataFrame(), pd.DataFrame(),
+                   failed=[_listing(p, r) for p, r in records if r["status"] == "failed"],
+                   skipped=[_listing(p, r) for p, r in records if r["status"] == "skipped"],
+                   bad=sorted(bad, key=lambda b: b["path"]), duplicates=duplicates,
+                   no_result=find_unfinished(paths), missing=[str(p) for p in paths if not p.exists()])
+    if c.jobs.empty:
+        return c
+    jobs = c.jobs
     _name_groups(jobs)
     _label_modes(jobs)
     runs = jobs.explode("reps").rename(columns={"reps": "thr"}).astype({"thr": float})
     runs["rep"] = runs.groupby(level=0).cumcount()
-    runs = runs[["group", "identity", "mode", "num_envs", "round", "rep", "thr", "path"]].reset_index(drop=True)
-    contended = _contended(jobs)
-    table = _summarise(jobs)
-    warnings = _speedups(table, jobs)
-    _limits(table)
+    c.runs = runs[["group", "identity", "mode", "num_envs", "round", "rep", "thr", "path"]].reset_index(drop=True)
+    c.contended = _contended(jobs)
+    c.table = _summarise(jobs)
+    c.machine_warnings = _speedups(c.table, jobs)
+    _limits(c.table)
     bad_jobs = jobs.groupby(["group", "mode", "num_envs"])["contended"].any()
-    table["contended"] = [bool(bad_jobs[(r.group, r.mode, r.num_envs)]) for r in table.itertuples()]
-    return Collection(table, jobs, runs, failed, bad, contended, warnings, [], _phases(jobs))
+    c.table["contended"] = [bool(bad_jobs[(r.group, r.mode, r.num_envs)]) for r in c.table.itertuples()]
+    c.phases = _phases(jobs)
+    return c
 
 
 # ---------------------------------------------------------------- baseline
@@ -431,9 +490,15 @@ def render(c: Collection, baseline: Optional[Path]) -> str:
         ns = sorted(c.table["n"].unique())
         lines += [FOOTER.format(n=ns[0] if len(ns) == 1 else f"{ns[0]}-{ns[-1]}"), ""]
     lines += _phases_markdown(c.phases)
+    job = lambda f: f"{f['path']} ({f['mode']}, num_envs={f['num_envs']}): {f['error']}"  # noqa: E731
     sections = [
-        ("Failed jobs", [f"{f['path']} ({f['mode']}, num_envs={f['num_envs']}): {f['error']}" for f in c.failed]),
-        ("Skipped files", [f"{b['path']}: {b['reason']}" for b in c.bad]),
+        ("Paths not found", c.missing),
+        ("Failed jobs", [job(f) for f in c.failed]),
+        ("Skipped jobs (the combination does not apply here; not failures)", [job(f) for f in c.skipped]),
+        ("No result (job folders without result.json: killed, or still running)", c.no_result),
+        ("Duplicates (the same measurement read twice; used once)",
+         [f"{d['path']}: same measurement as {d['kept']}" for d in c.duplicates]),
+        ("Unusable files", [f"{b['path']}: {b['reason']}" for b in c.bad]),
         ("Contended (measured while another job ran on the same host)",
          [f"{x['path']} on {x['host']}, overlaps {', '.join(x['with'])}" for x in c.contended]),
         ("Machine-state warnings", c.machine_warnings),
@@ -562,10 +627,14 @@ def collect(paths: list[Path], out_dir: Optional[Path] = None, baseline: Optiona
     if baseline is not None and c.ok:
         c.regressions = compare_baseline(c.table, load_baseline(baseline))
     c.markdown = render(c, baseline)
-    if not (c.ok or c.failed or c.bad):
-        print(f"no result files under {', '.join(map(str, paths))}", file=sys.stderr)
+    for p in c.missing:
+        print(f"{PROG}: {p}: no such file or directory", file=sys.stderr)
+    found = [p for p in paths if p.exists()]
+    if not (c.ok or c.failed or c.skipped or c.bad or c.no_result):
+        if found:
+            print(f"no result files under {', '.join(map(str, found))}", file=sys.stderr)
         return c
-    first = paths[0] if paths[0].is_dir() else paths[0].parent
+    first = found[0] if found[0].is_dir() else found[0].parent
     c.out_dir = out = Path(out_dir) if out_dir is not None else first / "summary"
     out.mkdir(parents=True, exist_ok=True)
     c.table.to_csv(out / "table.csv", index=False)
@@ -574,7 +643,8 @@ def collect(paths: list[Path], out_dir: Optional[Path] = None, baseline: Optiona
     (out / "table.md").write_text(c.markdown)
     print(c.markdown, end="")
     if not c.ok:
-        print(f"nothing usable: {len(c.failed)} failed jobs, {len(c.bad)} unreadable files", file=sys.stderr)
+        print(f"nothing usable: {len(c.failed)} failed jobs, {len(c.skipped)} skipped, {len(c.bad)} unusable "
+              f"files, {len(c.no_result)} job folders without a result", file=sys.stderr)
         return c
     can_plot = plot and _matplotlib()
     if plot and not can_plot:
@@ -608,7 +678,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
-    return 0 if c.ok else 1
+    return 0 if c.ok and not c.missing else 1
 
 
 if __name__ == "__main__":

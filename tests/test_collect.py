@@ -27,14 +27,17 @@ _clock = itertools.count()
 
 
 def record(mode="step", n=8, reps=(100.0,), *, groups=1, round=0, frameskip=5, seed=0,
-           sched_reps=3, host="h1", start=None, load=0.5, mhz=2400.0, status="ok", error=None,
-           env_extra=None, sched_extra=None, phases=None) -> dict:
-    """A minimal record as runner.run writes it; each gets its own 10 s window unless `start` is given."""
+           sched_reps=3, host="h1", start=None, setup_s=2, load=0.5, mhz=2400.0, cpus=2, status="ok",
+           error=None, env_extra=None, agent=None, sched_extra=None, phases=None) -> dict:
+    """A minimal record as runner.run writes it; each gets its own 10 s window unless `start` is given.
+
+    The job starts `setup_s` before its 5 s measurement and ends with it.
+    """
     start = T0 + timedelta(seconds=10 * next(_clock)) if start is None else start
     end = start + timedelta(seconds=5)
     config = {
         "env": {"game": "pong", "num_envs": n, "frameskip": frameskip, "num_threads": None, **(env_extra or {})},
-        "agent": {"name": "nature_cnn", "compile": True, "num_steps": 128},
+        "agent": {"name": "nature_cnn", "compile": True, "num_steps": 128} if agent is None else agent,
         "schedule": {"reps": sched_reps, "bench_steps": 1000, "warmup": 64, **(sched_extra or {})},
         "mode": {"name": mode, "groups": groups},
         "device": "auto", "seed": seed, "round": round,
@@ -43,9 +46,9 @@ def record(mode="step", n=8, reps=(100.0,), *, groups=1, round=0, frameskip=5, s
         "schema": 1, "status": status, "error": error, "warnings": [], "mode": mode, "game": "pong",
         "agent": "nature_cnn", "num_envs": n, "device": "cpu", "frameskip": frameskip, "groups": groups,
         "round": round, "seed": seed, "config": config, "overrides": [],
-        "timing": {"started_at": (start - timedelta(seconds=2)).isoformat(), "finished_at": end.isoformat()},
+        "timing": {"started_at": (start - timedelta(seconds=setup_s)).isoformat(), "finished_at": end.isoformat()},
         "provenance": {"host": host, "python": "3.11", "torch": "2", "ale_py": "0.12.1", "cuda": None,
-                       "gpu": None, "cpu_count": 2, "git_commit": "abc"},
+                       "gpu": None, "cpu_count": cpus, "git_commit": "abc"},
     }
     if status == "ok":
         rec["throughput"] = {"unit": results.UNIT, "reps": list(reps)}
@@ -55,9 +58,10 @@ def record(mode="step", n=8, reps=(100.0,), *, groups=1, round=0, frameskip=5, s
     return rec
 
 
-def write(root: Path, name: str, **kw) -> Path:
+def write(root: Path, name: str, job_num=None, **kw) -> Path:
+    """record(**kw) written as the runner does, into the folder it names as the job's."""
     path = root / name / "result.json"
-    results.write_atomic(path, record(**kw))
+    results.write_atomic(path, {**record(**kw), "job": {"num": job_num, "output_dir": str(path.parent)}})
     assert results.read_result(path)["status"] == kw.get("status", "ok")
     return path
 
@@ -389,7 +393,7 @@ def test_main_exit_codes(tmp_path, capsys):
     write(tmp_path / "bad", "f", mode="step", status="failed", error="ValueError: x")
     assert main([str(tmp_path / "bad"), "--no-plot"]) == 1
     captured = capsys.readouterr()
-    assert "nothing usable: 1 failed jobs, 0 unreadable files" in captured.err
+    assert "nothing usable: 1 failed jobs, 0 skipped, 0 unusable files, 0 job folders without a result" in captured.err
     assert "ValueError: x" in (tmp_path / "bad" / "summary" / "table.md").read_text()
     write(tmp_path / "ok", "s", mode="step", reps=[100.0, 100.0])
     assert main([str(tmp_path / "ok"), "--out", str(tmp_path / "o"), "--no-plot"]) == 0
