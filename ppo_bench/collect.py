@@ -39,7 +39,7 @@ import json
 import re
 import sys
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Optional
 
@@ -55,6 +55,7 @@ PROBES = ("env_only", "agent_only")  # each measures one side alone; together th
 JS_NAMES = {"step": "stepRaw", "sendrecv": "recvRaw", "async": "asyncRaw",
             "env_only": "envOnlyRaw", "agent_only": "agentOnlyRaw"}
 NOISY_CV = 0.10
+MAX_LISTED = 20  # lines of a warning list in table.md; the rest is counted
 NOT_IDENTITY = ("env.num_envs", "round", "schedule.profile")  # and every key under mode.
 PHASE_COLUMNS = [*PHASES, "drain", "other"]
 SCHEMA_DEFAULTS = {f"{g}.{k}": v for g, cls in (("env", EnvConfig), ("agent", AgentConfig),
@@ -81,7 +82,8 @@ class Collection:
     duplicates: list[dict] = field(default_factory=list)  # path, kept: the copy not used and the one used
     no_result: list[str] = field(default_factory=list)    # job folders without a result file
     missing: list[str] = field(default_factory=list)      # paths given that do not exist
-    contended: list[dict] = field(default_factory=list)   # path, host, overlaps
+    contended: list[dict] = field(default_factory=list)   # path, host, overlaps (other jobs' runs)
+    contention: list[str] = field(default_factory=list)   # one line per stretch of overlapping runs on a host
     machine_warnings: list[str] = field(default_factory=list)
     regressions: list[str] = field(default_factory=list)
     markdown: str = ""
@@ -152,8 +154,15 @@ def flatten(d: dict, prefix: str = "") -> dict:
     return out
 
 
-def _time(s: Optional[str]) -> Optional[datetime]:
-    return datetime.fromisoformat(s.replace("Z", "+00:00")) if s else None
+def _seconds(s: Optional[str]) -> float:
+    """An ISO 8601 time as POSIX seconds (NaN when absent), so windows compare as plain numbers."""
+    return datetime.fromisoformat(s.replace("Z", "+00:00")).timestamp() if s else np.nan
+
+
+def _run_window(timing: dict) -> tuple[float, float]:
+    """The job's whole run, set-up to end; the measurement alone where a file lacks the job's times."""
+    return (_seconds(timing.get("started_at") or timing.get("measure_started_at")),
+            _seconds(timing.get("finished_at") or timing.get("measure_finished_at")))
 
 
 def _mean_of(machine: dict, key: str) -> Optional[float]:
@@ -178,7 +187,8 @@ def _job(path: Path, rec: dict) -> dict:
         "gpu": rec["provenance"].get("gpu"), "host": rec["provenance"].get("host"),
         "cpus": rec["provenance"].get("cpu_count"),
         "schedule": rec["config"].get("schedule"), "finished_at": timing.get("finished_at"),
-        "start": _time(timing.get("measure_started_at")), "end": _time(timing.get("measure_finished_at")),
+        "start": _seconds(timing.get("measure_started_at")), "end": _seconds(timing.get("measure_finished_at")),
+        "run_start": _run_window(timing)[0], "run_end": _run_window(timing)[1],
         "load": _mean_of(machine, "load_1m"), "mhz": _mean_of(machine, "cpu_mhz"),
         "phases": (rec.get("phases") or {}).get("ms_per_loop_step"),
     }
@@ -246,6 +256,7 @@ def _speedups(table: pd.DataFrame, jobs: pd.DataFrame) -> list[str]:
     """
     warnings = []
     reps = {(r.group, r.mode, r.num_envs): json.loads(r.reps) for r in table.itertuples()}
+    cells = dict(list(jobs.groupby(["group", "num_envs"])))
     cols = {c: [] for c in ("speedup", "speedup_lo", "speedup_hi", "paired_speedup",
                             "paired_lo", "paired_hi", "paired_rounds")}
     for r in table.itertuples():
@@ -253,14 +264,8 @@ def _speedups(table: pd.DataFrame, jobs: pd.DataFrame) -> list[str]:
         unpaired, paired, rounds = {}, {}, 0
         if r.mode != "step" and r.mode_name not in PROBES and base is not None:
             unpaired = stats.ratio_interval(reps[(r.group, r.mode, r.num_envs)], base)
-            at = jobs[(jobs.group == r.group) & (jobs.num_envs == r.num_envs)]
-            mine, steps = at[at["mode"] == r.mode], at[at["mode"] == "step"]
-            ratios = []
-            for rnd in sorted(set(mine["round"]) & set(steps["round"])):
-                a, b = mine[mine["round"] == rnd], steps[steps["round"] == rnd]
-                ratios.append(np.mean(_pooled(a["reps"])) / np.mean(_pooled(b["reps"])))
-                warnings += [w for ja in a.itertuples() for jb in b.itertuples()
-                             if (w := _machine_warning(r, rnd, ja, jb))]
+            ratios, notes = _round_ratios(cells[(r.group, r.num_envs)], r)
+            warnings += notes
             rounds = len(ratios)
             if rounds >= 2:
                 paired = stats.paired_ratio_interval(ratios)
@@ -270,6 +275,19 @@ def _speedups(table: pd.DataFrame, jobs: pd.DataFrame) -> list[str]:
     for c, v in cols.items():
         table[c] = v
     return warnings
+
+
+def _round_ratios(cell: pd.DataFrame, row) -> tuple[list[float], list[str]]:
+    """Per round with both, the row's mode over step (each side's jobs pooled), and machine warnings."""
+    mine = dict(list(cell[cell["mode"] == row.mode].groupby("round")))
+    steps = dict(list(cell[cell["mode"] == "step"].groupby("round")))
+    ratios, warnings = [], []
+    for rnd in sorted(mine.keys() & steps.keys()):
+        a, b = mine[rnd], steps[rnd]
+        ratios.append(np.mean(_pooled(a["reps"])) / np.mean(_pooled(b["reps"])))
+        warnings += [w for ja in a.itertuples() for jb in b.itertuples()
+                     if (w := _machine_warning(row, rnd, ja, jb))]
+    return ratios, warnings
 
 
 def _machine_warning(row, rnd: int, a, b) -> Optional[str]:
@@ -323,21 +341,62 @@ def _limits(table: pd.DataFrame) -> None:
     table["limit"], table["serial"], table["efficiency"] = limit, serial, eff
 
 
-def _contended(jobs: pd.DataFrame) -> list[dict]:
-    """Jobs on one host whose measurement windows overlap."""
-    hits: dict[str, set] = {}
-    timed = jobs.dropna(subset=["start", "end"]).sort_values("start")
-    for _, same_host in timed.groupby("host"):
-        rows = list(same_host.itertuples())
-        for i, a in enumerate(rows):
-            for b in rows[i + 1:]:
-                if b.start >= a.end:
-                    break
-                hits.setdefault(a.path, set()).add(b.path)
-                hits.setdefault(b.path, set()).add(a.path)
-    jobs["contended"] = jobs["path"].isin(set(hits))
-    host = dict(zip(jobs["path"], jobs["host"]))
-    return [{"path": p, "host": host[p], "with": sorted(w)} for p, w in sorted(hits.items())]
+def _run_windows(jobs: pd.DataFrame, records: list[tuple[Path, dict]]) -> pd.DataFrame:
+    """Every job's run on its host: the ok ones and the failed ones (a failed job may have run for
+    minutes); not the skipped ones, which built nothing."""
+    failed = [{"path": str(p), "host": r["provenance"].get("host"), "run_start": w[0], "run_end": w[1]}
+              for p, r in records if r["status"] == "failed" for w in [_run_window(r["timing"])]]
+    cols = ["path", "host", "run_start", "run_end"]
+    windows = pd.concat([jobs[cols], pd.DataFrame(failed, columns=cols)]).dropna()
+    return windows.astype({"run_start": float, "run_end": float}).reset_index(drop=True)
+
+
+def _contended(jobs: pd.DataFrame, windows: pd.DataFrame) -> list[dict]:
+    """Jobs whose measurement overlaps another job's run (set-up, warm-up or measurement) on one host.
+
+    A sweep under Hydra's basic launcher runs its jobs one after another, so any overlap means a
+    second sweep writing into the same folder, or a parallel launcher. The overlaps are counted
+    from sorted window ends (searchsorted), so the cost grows as n log n, not with the pairs.
+    """
+    jobs["overlaps"] = 0
+    by_host = dict(list(windows.groupby("host")))
+    for host, mine in jobs.dropna(subset=["host", "start", "end"]).groupby("host"):
+        runs = by_host.get(host)
+        if runs is None:
+            continue
+        starts, ends = np.sort(runs["run_start"].to_numpy()), np.sort(runs["run_end"].to_numpy())
+        own = (mine["run_start"] < mine["end"]) & (mine["run_end"] > mine["start"])  # a job's run holds its measurement
+        jobs.loc[mine.index, "overlaps"] = (np.searchsorted(starts, mine["end"].to_numpy(), "left")
+                                            - np.searchsorted(ends, mine["start"].to_numpy(), "right") - own)
+    jobs["contended"] = jobs["overlaps"] > 0
+    hit = jobs[jobs["contended"]].sort_values("path")
+    return [{"path": p, "host": h, "overlaps": int(k)} for p, h, k in zip(hit["path"], hit["host"], hit["overlaps"])]
+
+
+def _stretches(jobs: pd.DataFrame, windows: pd.DataFrame) -> list[str]:
+    """One line per stretch of overlapping runs on a host that disturbed a measurement, with one example.
+
+    Stretches come from one pass over the runs sorted by start (a new one begins where a run starts
+    after all earlier ones ended), so the summary stays as short as the number of stretches.
+    """
+    if not jobs["contended"].any():
+        return []
+    w = windows.sort_values(["host", "run_start"]).reset_index(drop=True)
+    reach = w.groupby("host")["run_end"].cummax().groupby(w["host"]).shift()
+    w["stretch"] = ((w["run_start"] >= reach) | reach.isna()).cumsum()
+    hit = jobs[jobs["contended"]].merge(w[["path", "stretch"]], on="path").sort_values("start")
+    members = dict(list(w.groupby("stretch")))
+    lines = []
+    for stretch, sub in hit.groupby("stretch"):
+        runs, a = members[stretch], sub.iloc[0]
+        other = runs[(runs["path"] != a["path"]) & (runs["run_start"] < a["end"]) & (runs["run_end"] > a["start"])]
+        lines.append(f"{a['host']}, {_iso(runs['run_start'].min())} to {_iso(runs['run_end'].max())}: "
+                     f"{len(sub)} job{'s' * (len(sub) > 1)}, e.g. {a['path']} measured during {other['path'].iloc[0]}")
+    return lines
+
+
+def _iso(seconds: float) -> str:
+    return datetime.fromtimestamp(seconds, timezone.utc).isoformat(timespec="seconds")
 
 
 def _listing(path: Path, rec: dict) -> dict:
@@ -370,7 +429,9 @@ def build(paths: list[Path]) -> Collection:
     runs = jobs.explode("reps").rename(columns={"reps": "thr"}).astype({"thr": float})
     runs["rep"] = runs.groupby(level=0).cumcount()
     c.runs = runs[["group", "identity", "mode", "num_envs", "round", "rep", "thr", "path"]].reset_index(drop=True)
-    c.contended = _contended(jobs)
+    windows = _run_windows(jobs, records)
+    c.contended = _contended(jobs, windows)
+    c.contention = _stretches(jobs, windows)
     c.table = _summarise(jobs)
     c.machine_warnings = _speedups(c.table, jobs)
     _limits(c.table)
@@ -479,6 +540,11 @@ def _phases_markdown(phases: pd.DataFrame) -> list[str]:
     return lines
 
 
+def _bounded(items: list[str], limit: int = MAX_LISTED) -> list[str]:
+    """Lists that can grow with the pairs or rounds of a collection show a few, then a count."""
+    return items if len(items) <= limit else items[:limit] + [f"... and {len(items) - limit} more"]
+
+
 def render(c: Collection, baseline: Optional[Path]) -> str:
     lines = []
     if not c.table.empty:
@@ -499,9 +565,10 @@ def render(c: Collection, baseline: Optional[Path]) -> str:
         ("Duplicates (the same measurement read twice; used once)",
          [f"{d['path']}: same measurement as {d['kept']}" for d in c.duplicates]),
         ("Unusable files", [f"{b['path']}: {b['reason']}" for b in c.bad]),
-        ("Contended (measured while another job ran on the same host)",
-         [f"{x['path']} on {x['host']}, overlaps {', '.join(x['with'])}" for x in c.contended]),
-        ("Machine-state warnings", c.machine_warnings),
+        (f"Contended: {len(c.contended)} of {len(c.jobs)} jobs were measured while another job ran on the "
+         "same host (another sweep writing into this folder, or a parallel launcher); their rows are marked "
+         "contended", _bounded(c.contention)),
+        ("Machine-state warnings", _bounded(c.machine_warnings)),
         (f"Regressions against {baseline}", c.regressions if baseline else []),
     ]
     for title, items in sections:

@@ -309,12 +309,14 @@ def test_contended_same_host_only(tmp_path, capsys):
     a = write(tmp_path, "a", mode="step", reps=[100.0, 100.0], host="h1", start=at)
     b = write(tmp_path, "b", mode="sendrecv", reps=[150.0, 150.0], host="h1", start=at + timedelta(seconds=3))
     write(tmp_path, "c", mode="step", n=16, reps=[100.0, 100.0], host="h2", start=at)
-    write(tmp_path, "d", mode="sendrecv", n=16, reps=[150.0, 150.0], host="h1", start=at + timedelta(seconds=8))  # starts as b ends
+    write(tmp_path, "d", mode="sendrecv", n=16, reps=[150.0, 150.0], host="h1", start=at + timedelta(seconds=8),
+          setup_s=0)  # starts as b ends
     c = collect([tmp_path], plot=False)
-    assert [(x["path"], x["with"]) for x in c.contended] == [(str(a), [str(b)]), (str(b), [str(a)])]
+    assert c.contended == [{"path": str(a), "host": "h1", "overlaps": 1}, {"path": str(b), "host": "h1", "overlaps": 1}]
     assert dict(zip(zip(c.table["mode"], c.table["num_envs"]), c.table["contended"])) == {
         ("step", 8): True, ("sendrecv", 8): True, ("step", 16): False, ("sendrecv", 16): False}
-    assert f"- {a} on h1, overlaps {b}" in capsys.readouterr().out
+    assert (f"- h1, {(at - timedelta(seconds=2)).isoformat()} to {(at + timedelta(seconds=8)).isoformat()}: 2 jobs, "
+            f"e.g. {a} measured during {b}") in capsys.readouterr().out
 
 
 def test_chart_arrays_sorted_integer(tmp_path):
