@@ -62,11 +62,21 @@ SCHEMA_DEFAULTS = {f"{g}.{k}": v for g, cls in (("env", EnvConfig), ("agent", Ag
                                                 ("schedule", ScheduleConfig)) for k, v in vars(cls()).items()}
 """Flat defaults of the schema's groups (mode aside), for keys older result files lack."""
 PROG = "ppo_bench.collect"
+SUMMARY_FILES = ("table.csv", "table.md", "phases.csv")  # what a collection writes into its out dir
+CHART_FILES = ("chart.json", "chart.js", "throughput.png")  # ... and per group (in the out dir when one)
+BASELINE_COLUMNS = ["identity", "mode", "num_envs", "mean", "reps"]
 SINGLE_GROUP = "all"
 RUN_MARKERS = (".hydra", "run.log")  # what a job of run.py leaves in its folder besides result.json
 FOOTER = ("env-steps/s; ± = 95% t half-width over {n} reps; (!) = CV > 10%; speedup = ratio of "
           "geometric means with a 95% Welch t-interval on log throughput; paired = per-round ratios "
           "of back-to-back jobs, t-interval on log ratios")
+
+
+class CollectError(Exception):
+    """A path the collector cannot use (the --out dir, a --baseline table): main prints one line."""
+
+    def __init__(self, path, reason):
+        super().__init__(f"{path}: {reason}")
 
 
 @dataclass
@@ -446,17 +456,44 @@ def build(paths: list[Path]) -> Collection:
 def load_baseline(path: Path) -> pd.DataFrame:
     """An earlier collection: a summary dir (its table.csv, raw reps) or a dir of result files."""
     path = Path(path)
-    csv = path if path.suffix == ".csv" else path / "table.csv"
+    if not path.exists():
+        raise CollectError(path, "no such file or directory")
+    csv = path if path.is_file() else path / "table.csv"
     if csv.is_file():
-        table = pd.read_csv(csv)
-        missing = {"identity", "mode", "num_envs", "mean", "reps"} - set(table.columns)
-        if missing:
-            raise ValueError(f"baseline {csv}: no column {', '.join(sorted(missing))}")
-    else:
-        table = build([path]).table
-        if table.empty:
-            raise ValueError(f"baseline {path}: no table.csv and no usable result files")
-    return table[["identity", "mode", "num_envs", "mean", "reps"]]
+        return _read_table(csv)
+    table = build([path]).table
+    if table.empty:
+        raise CollectError(path, "no table.csv and no usable result files")
+    return table[BASELINE_COLUMNS]
+
+
+def _read_table(csv: Path) -> pd.DataFrame:
+    """An earlier table.csv, checked here so that a bad one stops with its path and what is wrong."""
+    try:
+        table = pd.read_csv(csv, dtype=str, keep_default_na=False)  # raw text, to quote what is wrong
+    except (OSError, ValueError) as e:  # pandas' empty-file and parser errors are ValueErrors
+        raise CollectError(csv, f"not a table.csv: {e}") from None
+    missing = sorted(set(BASELINE_COLUMNS) - set(table.columns))
+    if missing:
+        raise CollectError(csv, f"no column {', '.join(missing)}")
+    if table.empty:
+        raise CollectError(csv, "no rows")
+    num, mean = (pd.to_numeric(table[k], errors="coerce") for k in ("num_envs", "mean"))
+    wrong = {"num_envs": (num.isna() | (num % 1 != 0), "an integer"), "mean": (~(mean > 0), "a positive number"),
+             "reps": (~table["reps"].map(_is_reps), "a JSON list of positive numbers")}
+    for col, (rows, expected) in wrong.items():
+        if rows.any():
+            i = rows.idxmax()
+            raise CollectError(csv, f"line {i + 2}: {col}={table.at[i, col]!r} is not {expected}")
+    return table[BASELINE_COLUMNS].assign(num_envs=num.astype(int), mean=mean)
+
+
+def _is_reps(text) -> bool:
+    try:
+        reps = json.loads(text)
+    except (TypeError, ValueError):
+        return False
+    return isinstance(reps, list) and bool(reps) and all(type(x) in (int, float) and x > 0 for x in reps)
 
 
 def compare_baseline(table: pd.DataFrame, baseline: pd.DataFrame) -> list[str]:
@@ -688,11 +725,16 @@ def slug(name: str) -> str:
 
 def collect(paths: list[Path], out_dir: Optional[Path] = None, baseline: Optional[Path] = None,
             plot: bool = True) -> Collection:
-    """Collect, write table.csv/table.md (+ chart.json, chart.js, throughput.png per group), print the table."""
+    """Collect, write table.csv/table.md (+ chart.json, chart.js, throughput.png per group), print the table.
+
+    Raises CollectError for a --baseline or an output dir it cannot use; a bad baseline stops
+    before anything is written.
+    """
     paths = [Path(p) for p in paths]
+    base = None if baseline is None else load_baseline(baseline)
     c = build(paths)
-    if baseline is not None and c.ok:
-        c.regressions = compare_baseline(c.table, load_baseline(baseline))
+    if base is not None and c.ok:
+        c.regressions = compare_baseline(c.table, base)
     c.markdown = render(c, baseline)
     for p in c.missing:
         print(f"{PROG}: {p}: no such file or directory", file=sys.stderr)
@@ -703,16 +745,31 @@ def collect(paths: list[Path], out_dir: Optional[Path] = None, baseline: Optiona
         return c
     first = found[0] if found[0].is_dir() else found[0].parent
     c.out_dir = out = Path(out_dir) if out_dir is not None else first / "summary"
+    print(c.markdown, end="")
+    try:
+        write(c, out, plot)
+    except OSError as e:
+        raise CollectError(e.filename or out, e.strerror or e) from None
+    if not c.ok:
+        print(f"nothing usable: {len(c.failed)} failed jobs, {len(c.skipped)} skipped, {len(c.bad)} unusable "
+              f"files, {len(c.no_result)} job folders without a result", file=sys.stderr)
+    else:
+        print(f"wrote {out}", file=sys.stderr)
+    return c
+
+
+def write(c: Collection, out: Path, plot: bool) -> None:
+    """The summary files into `out`, replacing what an earlier collection wrote there."""
+    if out.exists() and not out.is_dir():
+        raise CollectError(out, "not a directory")
     out.mkdir(parents=True, exist_ok=True)
+    remove_earlier(out)
     c.table.to_csv(out / "table.csv", index=False)
     if not c.phases.empty:
         c.phases.to_csv(out / "phases.csv", index=False)
     (out / "table.md").write_text(c.markdown)
-    print(c.markdown, end="")
     if not c.ok:
-        print(f"nothing usable: {len(c.failed)} failed jobs, {len(c.skipped)} skipped, {len(c.bad)} unusable "
-              f"files, {len(c.no_result)} job folders without a result", file=sys.stderr)
-        return c
+        return
     can_plot = plot and _matplotlib()
     if plot and not can_plot:
         print("plot skipped: matplotlib is not importable (pip install 'ppo-bench[plot]')", file=sys.stderr)
@@ -729,8 +786,23 @@ def collect(paths: list[Path], out_dir: Optional[Path] = None, baseline: Optiona
             title = f"PPO loop throughput: {m['game']}, {m['agent']} on {m['device']}" + (
                 "" if g == SINGLE_GROUP else f"\n{g}")
             plot_throughput(t, where / "throughput.png", title)
-    print(f"wrote {out}", file=sys.stderr)
-    return c
+
+
+def remove_earlier(out: Path) -> None:
+    """Delete what an earlier collection wrote into `out`, by the collector's own file names only.
+
+    Otherwise charts of configurations no longer present, or a phase table when nothing is
+    profiled now, would survive as if current. Looks at `out` and the chart folders one level
+    down; a folder goes only when removing the collector's files left it empty.
+    """
+    for name in SUMMARY_FILES + CHART_FILES:
+        (out / name).unlink(missing_ok=True)
+    for folder in [d for d in out.iterdir() if d.is_dir()]:
+        own = [folder / n for n in CHART_FILES if (folder / n).is_file()]
+        for f in own:
+            f.unlink()
+        if own and not any(folder.iterdir()):
+            folder.rmdir()
 
 
 def main(argv: Optional[list[str]] = None) -> int:
@@ -742,8 +814,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     args = parser.parse_args(argv)
     try:
         c = collect(args.paths, args.out, args.baseline, plot=not args.no_plot)
-    except ValueError as e:
-        print(f"error: {e}", file=sys.stderr)
+    except CollectError as e:
+        print(f"{PROG}: {e}", file=sys.stderr)
         return 1
     return 0 if c.ok and not c.missing else 1
 
