@@ -56,6 +56,7 @@ JS_NAMES = {"step": "stepRaw", "sendrecv": "recvRaw", "async": "asyncRaw",
             "env_only": "envOnlyRaw", "agent_only": "agentOnlyRaw"}
 NOISY_CV = 0.10
 MAX_LISTED = 20  # lines of a warning list in table.md; the rest is counted
+CELLS_LISTED = 8  # mode x num_envs cells named on one warning line
 NOT_IDENTITY = ("env.num_envs", "round", "schedule.profile")  # and every key under mode.
 PHASE_COLUMNS = [*PHASES, "drain", "other"]
 SCHEMA_DEFAULTS = {f"{g}.{k}": v for g, cls in (("env", EnvConfig), ("agent", AgentConfig),
@@ -94,6 +95,7 @@ class Collection:
     missing: list[str] = field(default_factory=list)      # paths given that do not exist
     contended: list[dict] = field(default_factory=list)   # path, host, overlaps (other jobs' runs)
     contention: list[str] = field(default_factory=list)   # one line per stretch of overlapping runs on a host
+    overloaded: list[str] = field(default_factory=list)   # one line per group measured above the CPU count
     machine_warnings: list[str] = field(default_factory=list)
     regressions: list[str] = field(default_factory=list)
     markdown: str = ""
@@ -175,10 +177,10 @@ def _run_window(timing: dict) -> tuple[float, float]:
             _seconds(timing.get("finished_at") or timing.get("measure_finished_at")))
 
 
-def _mean_of(machine: dict, key: str) -> Optional[float]:
+def _readings(machine: dict, key: str) -> list[float]:
+    """A machine reading taken just before and just after the measurement, where it was readable."""
     values = [(machine.get(when) or {}).get(key) for when in ("before", "after")]
-    values = [v for v in values if v is not None]
-    return sum(values) / len(values) if values else None
+    return [v for v in values if v is not None] or [np.nan]
 
 
 def _job(path: Path, rec: dict) -> dict:
@@ -199,7 +201,8 @@ def _job(path: Path, rec: dict) -> dict:
         "schedule": rec["config"].get("schedule"), "finished_at": timing.get("finished_at"),
         "start": _seconds(timing.get("measure_started_at")), "end": _seconds(timing.get("measure_finished_at")),
         "run_start": _run_window(timing)[0], "run_end": _run_window(timing)[1],
-        "load": _mean_of(machine, "load_1m"), "mhz": _mean_of(machine, "cpu_mhz"),
+        "load": np.mean(_readings(machine, "load_1m")), "peak_load": max(_readings(machine, "load_1m")),
+        "mhz": np.mean(_readings(machine, "cpu_mhz")),
         "phases": (rec.get("phases") or {}).get("ms_per_loop_step"),
     }
 
@@ -405,6 +408,25 @@ def _stretches(jobs: pd.DataFrame, windows: pd.DataFrame) -> list[str]:
     return lines
 
 
+def _overloaded(jobs: pd.DataFrame) -> list[str]:
+    """One line per group with jobs measured while the 1-minute load exceeded the CPU count.
+
+    The load is read just before and just after the measurement. Above the core count threads
+    queue for a CPU, which slows the emulators unevenly: a speed-up between such jobs (a 9x at
+    one env was measured so) says more about the load than about the modes.
+    """
+    jobs["overloaded"] = jobs["peak_load"] > jobs["cpus"]
+    sizes = jobs["group"].value_counts()
+    lines = []
+    for g, sub in jobs[jobs["overloaded"]].groupby("group"):
+        cells = sorted(set(zip(sub["mode"], sub["num_envs"])), key=lambda c: (_order(c[0]), c[1]))
+        shown = ", ".join(f"{m} n={n}" for m, n in cells[:CELLS_LISTED]) + (
+            f" and {len(cells) - CELLS_LISTED} more" if len(cells) > CELLS_LISTED else "")
+        lines.append(f"{g}: {len(sub)} of {sizes[g]} jobs, load up to {sub['peak_load'].max():.1f} on "
+                     f"{sub['cpus'].min():.0f} CPUs: {shown}")
+    return lines
+
+
 def _iso(seconds: float) -> str:
     return datetime.fromtimestamp(seconds, timezone.utc).isoformat(timespec="seconds")
 
@@ -445,8 +467,9 @@ def build(paths: list[Path]) -> Collection:
     c.table = _summarise(jobs)
     c.machine_warnings = _speedups(c.table, jobs)
     _limits(c.table)
-    bad_jobs = jobs.groupby(["group", "mode", "num_envs"])["contended"].any()
-    c.table["contended"] = [bool(bad_jobs[(r.group, r.mode, r.num_envs)]) for r in c.table.itertuples()]
+    c.overloaded = _overloaded(jobs)
+    flags = jobs.groupby(["group", "mode", "num_envs"])[["contended", "overloaded"]].any().reset_index()
+    c.table = c.table.merge(flags, on=["group", "mode", "num_envs"], how="left")
     c.phases = _phases(jobs)
     return c
 
@@ -605,6 +628,8 @@ def render(c: Collection, baseline: Optional[Path]) -> str:
         (f"Contended: {len(c.contended)} of {len(c.jobs)} jobs were measured while another job ran on the "
          "same host (another sweep writing into this folder, or a parallel launcher); their rows are marked "
          "contended", _bounded(c.contention)),
+        ("Machine overloaded while measuring (1-minute load above the CPU count; these figures are slowed "
+         "and ratios between them unreliable)", _bounded(c.overloaded)),
         ("Machine-state warnings", _bounded(c.machine_warnings)),
         (f"Regressions against {baseline}", c.regressions if baseline else []),
     ]

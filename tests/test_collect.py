@@ -27,7 +27,7 @@ _clock = itertools.count()
 
 
 def record(mode="step", n=8, reps=(100.0,), *, groups=1, round=0, frameskip=5, seed=0,
-           sched_reps=3, host="h1", start=None, setup_s=2, load=0.5, mhz=2400.0, cpus=2, status="ok",
+           sched_reps=3, host="h1", start=None, setup_s=2, load=0.5, load_after=None, mhz=2400.0, cpus=2, status="ok",
            error=None, env_extra=None, agent=None, sched_extra=None, phases=None) -> dict:
     """A minimal record as runner.run writes it; each gets its own 10 s window unless `start` is given.
 
@@ -53,7 +53,8 @@ def record(mode="step", n=8, reps=(100.0,), *, groups=1, round=0, frameskip=5, s
     if status == "ok":
         rec["throughput"] = {"unit": results.UNIT, "reps": list(reps)}
         rec["timing"].update(measure_started_at=start.isoformat(), measure_finished_at=end.isoformat())
-        rec["machine"] = {"before": {"load_1m": load, "cpu_mhz": mhz}, "after": {"load_1m": load, "cpu_mhz": mhz}}
+        after = load if load_after is None else load_after
+        rec["machine"] = {"before": {"load_1m": load, "cpu_mhz": mhz}, "after": {"load_1m": after, "cpu_mhz": mhz}}
         rec["phases"] = None if phases is None else {"loop_steps": 1000, "wall_s": 1.0, "ms_per_loop_step": phases}
     return rec
 
@@ -203,6 +204,28 @@ def test_machine_state_warnings(tmp_path, capsys):
     assert len(c.machine_warnings) == 1
     assert "round 1: async vs step: load 4.00 vs 0.50; cpu MHz 2000 vs 2400" in c.machine_warnings[0]
     assert "Machine-state warnings" in capsys.readouterr().out
+
+
+def test_load_above_the_cpu_count_is_one_warning_per_group(tmp_path, capsys):
+    write(tmp_path, "s1", mode="step", n=1, reps=[100.0], load=9.0, cpus=2)
+    write(tmp_path, "r1", mode="sendrecv", n=1, reps=[900.0], load=2.0, cpus=2)  # at the count: not above
+    write(tmp_path, "s8", mode="step", n=8, reps=[100.0], load=0.5, load_after=3.5, cpus=2)
+    write(tmp_path, "other", mode="step", n=8, reps=[100.0], frameskip=4, load=3.0, cpus=4)
+    c = collect([tmp_path], plot=False)
+    assert c.overloaded == ["env.frameskip=5: 2 of 3 jobs, load up to 9.0 on 2 CPUs: step n=1, step n=8"]
+    flags = {(r.group, r.mode, r.num_envs): r.overloaded for r in c.table.itertuples()}
+    assert flags == {("env.frameskip=4", "step", 8): False, ("env.frameskip=5", "step", 1): True,
+                     ("env.frameskip=5", "step", 8): True, ("env.frameskip=5", "sendrecv", 1): False}
+    assert "**Machine overloaded while measuring" in capsys.readouterr().out
+
+
+def test_load_warnings_stay_bounded(tmp_path):
+    for seed in range(30):  # 30 configurations, each measured overloaded
+        write(tmp_path, f"s{seed}", mode="step", seed=seed, reps=[100.0], load=5.0)
+    c = collect([tmp_path], plot=False)
+    assert len(c.overloaded) == 30
+    listed = c.markdown.split("**Machine overloaded")[1].split("\n\n")[1].splitlines()
+    assert len(listed) == 21 and listed[-1] == "- ... and 10 more"
 
 
 def test_corrupt_and_failed_are_reported_and_the_rest_collected(tmp_path, capsys):
