@@ -338,20 +338,23 @@ def _phases(jobs: pd.DataFrame) -> pd.DataFrame:
 
 
 def _limits(table: pd.DataFrame) -> None:
-    """limit = min(env_only, agent_only): no overlap can beat the slower side; serial = no overlap at all."""
-    means = {(r.group, r.mode_name, r.groups, r.num_envs): r.mean for r in table.itertuples()}
-    limit, serial, eff = [], [], []
-    for r in table.itertuples():
-        env = means.get((r.group, "env_only", 1, r.num_envs))
-        agent = means.get((r.group, "agent_only", r.groups, r.num_envs),
-                          means.get((r.group, "agent_only", 1, r.num_envs)))
-        if env is None or agent is None:
-            limit.append(np.nan), serial.append(np.nan), eff.append(np.nan)
-            continue
-        limit.append(min(env, agent))
-        serial.append(1 / (1 / env + 1 / agent))
-        eff.append(np.nan if r.mode_name in PROBES else r.mean / limit[-1])
-    table["limit"], table["serial"], table["efficiency"] = limit, serial, eff
+    """limit = min(env_only, agent_only), serial = 1 / (1/env_only + 1/agent_only), both at the row's groups.
+
+    No overlap can beat the slower side; serial is no overlap at all. A mode with g groups is
+    bounded by the probes that ran at g groups too: a probe at another g measures other batch
+    sizes, so where one is missing the limit stays empty and `limit_missing` names the probe.
+    """
+    keys = ["group", "groups", "num_envs"]
+    probes = table[keys]
+    for name in PROBES:
+        probes = probes.merge(table.loc[table["mode_name"] == name, keys + ["mean"]].rename(columns={"mean": name}),
+                              on=keys, how="left")
+    env, agent = probes["env_only"].to_numpy(), probes["agent_only"].to_numpy()
+    table["limit"] = np.minimum(env, agent)  # NaN where either is missing
+    table["serial"] = 1 / (1 / env + 1 / agent)
+    table["efficiency"] = (table["mean"] / table["limit"]).where(~table["mode_name"].isin(PROBES))
+    table["limit_missing"] = [" and ".join(f"{p} groups={g}" for p in PROBES if pd.isna(m[p]))
+                              for m, g in zip(probes[list(PROBES)].to_dict("records"), table["groups"])]
 
 
 def _run_windows(jobs: pd.DataFrame, records: list[tuple[Path, dict]]) -> pd.DataFrame:
@@ -568,9 +571,11 @@ def _group_markdown(t: pd.DataFrame) -> list[str]:
     cell = {(r.mode, r.num_envs): r for r in t.itertuples()}
     others = [m for m in loops if m != "step" and t.loc[t["mode"] == m, "speedup"].notna().any()]
     paired = [m for m in others if t.loc[t["mode"] == m, "paired_speedup"].notna().any()]
-    has_limit = t["limit"].notna().any()
+    limits = t[t["limit"].notna()].drop_duplicates(["groups", "num_envs"]).set_index(["groups", "num_envs"])["limit"]
+    limit_groups = sorted(set(limits.index.get_level_values("groups")))
     header = (["num_envs"] + labels + [f"{m}/step" for m in others] + [f"{m}/step paired" for m in paired]
-              + (["limit"] + [f"eff {m}" for m in loops] if has_limit else []))
+              + ["limit" if g == 1 else f"limit groups={g}" for g in limit_groups]
+              + ([f"eff {m}" for m in loops] if limit_groups else []))
     rows = []
     for n in sorted(t["num_envs"].unique()):
         get = lambda m: cell.get((m, n))  # noqa: E731
@@ -578,12 +583,20 @@ def _group_markdown(t: pd.DataFrame) -> list[str]:
         row += [_ratio(get(m).speedup, get(m).speedup_lo, get(m).speedup_hi) if get(m) else "" for m in others]
         row += [_ratio(get(m).paired_speedup, get(m).paired_lo, get(m).paired_hi) if get(m) else ""
                 for m in paired]
-        if has_limit:
-            lim = t.loc[(t["num_envs"] == n) & (t["groups"] == 1), "limit"].dropna()
-            row.append(f"{lim.iloc[0]:.0f}" if len(lim) else "")
+        row += [f"{limits[(g, n)]:.0f}" if (g, n) in limits.index else "" for g in limit_groups]
+        if limit_groups:
             row += ["" if not get(m) or pd.isna(get(m).efficiency) else f"{get(m).efficiency:.0%}" for m in loops]
         rows.append(row)
-    return _md_table(header, rows)
+    return _md_table(header, rows) + _limit_gaps(t)
+
+
+def _limit_gaps(t: pd.DataFrame) -> list[str]:
+    """Which probe an empty limit waits for; said only where the configuration has probes at all."""
+    gaps = t[t["limit_missing"] != ""]
+    if gaps.empty or not t["mode_name"].isin(PROBES).any():
+        return []
+    return [""] + [f"- no limit for {mode} at num_envs {', '.join(map(str, sorted(s['num_envs'])))}: {missing} "
+                   "not measured" for (mode, missing), s in gaps.groupby(["mode", "limit_missing"], sort=False)]
 
 
 def _phases_markdown(phases: pd.DataFrame) -> list[str]:
@@ -699,13 +712,10 @@ def plot_throughput(t: pd.DataFrame, path: Path, title: str) -> None:
         err = [s["mean"] - s["lo"].fillna(s["mean"]), s["hi"].fillna(s["mean"]) - s["mean"]]
         bars = top.errorbar(s["num_envs"], s["mean"], yerr=err, fmt="-o", capsize=3, label=m)
         colour[m] = bars.lines[0].get_color()
-    loops = t[~t["mode_name"].isin(PROBES) & t["limit"].notna()]
-    agent_groups = set(t.loc[t["mode_name"] == "agent_only", "groups"])
-    for g, s in loops.groupby("groups"):
-        if g == 1 or g in agent_groups:
-            s = s.drop_duplicates("num_envs").sort_values("num_envs")
-            top.plot(s["num_envs"], s["limit"], "k--" if g == 1 else "k:",
-                     zorder=4, label="limit = min(env_only, agent_only)" + ("" if g == 1 else f", groups={g}"))
+    for g, s in t[t["limit"].notna()].groupby("groups"):
+        s = s.drop_duplicates("num_envs").sort_values("num_envs")
+        top.plot(s["num_envs"], s["limit"], "k--" if g == 1 else "k:",
+                 zorder=4, label="limit = min(env_only, agent_only)" + ("" if g == 1 else f", groups={g}"))
     top.set_xscale("log", base=2)
     top.set_yscale("log")
     top.set_ylabel("env-steps/s (mean, 95% CI)")

@@ -128,27 +128,42 @@ def test_exact_mean_interval_and_speedup(tmp_path, capsys):
 
 
 def test_limit_serial_efficiency(tmp_path, capsys):
-    for mode, n, groups, thr in [("step", 8, 1, 100), ("env_only", 8, 1, 400), ("agent_only", 8, 1, 200), ("agent_only", 8, 2, 300),
+    for mode, n, groups, thr in [("step", 8, 1, 100), ("env_only", 8, 1, 400), ("agent_only", 8, 1, 200),
+                                 ("env_only", 8, 2, 250), ("agent_only", 8, 2, 300),
                                  ("sendrecv", 8, 1, 150), ("async", 8, 2, 240),
-                                 ("env_only", 16, 1, 800), ("agent_only", 16, 1, 500), ("async", 16, 4, 450)]:
+                                 ("env_only", 16, 1, 800), ("agent_only", 16, 1, 500), ("env_only", 16, 2, 700),
+                                 ("async", 16, 4, 450)]:
         write(tmp_path, f"{mode}{n}g{groups}", mode=mode, n=n, groups=groups, reps=[thr, thr])
     c = collect([tmp_path], plot=False)
     sr = row(c, "sendrecv", 8)
     assert (sr["limit"], sr["serial"], sr["efficiency"]) == (200, pytest.approx(1 / (1 / 400 + 1 / 200)), 0.75)
-    a8 = row(c, "async[groups=2]", 8)  # uses agent_only with groups=2
-    assert (a8["limit"], a8["serial"], a8["efficiency"]) == (300, pytest.approx(1 / (1 / 400 + 1 / 300)), 0.8)
-    a16 = row(c, "async[groups=4]", 16)  # no agent_only groups=4 at 16: falls back to groups=1
-    assert (a16["limit"], a16["serial"], a16["efficiency"]) == (500, pytest.approx(1 / (1 / 800 + 1 / 500)), 0.9)
-    probe = row(c, "env_only", 8)  # a probe bounds the loop: no efficiency, no speed-up of its own
+    a8 = row(c, "async[groups=2]", 8)  # both probes at groups=2, never env_only at groups=1
+    assert (a8["limit"], a8["serial"], a8["efficiency"]) == (250, pytest.approx(1 / (1 / 250 + 1 / 300)), 0.96)
+    a16 = row(c, "async[groups=4]", 16)  # no probe at groups=4: no limit, and no fallback to groups=1
+    assert np.isnan([a16["limit"], a16["serial"], a16["efficiency"]]).all()
+    assert a16["limit_missing"] == "env_only groups=4 and agent_only groups=4"
+    assert row(c, "env_only[groups=2]", 16)["limit_missing"] == "agent_only groups=2"
+    probe = row(c, "env_only[groups=1]", 8)  # a probe bounds the loop: no efficiency, no speed-up of its own
     assert (probe["limit"], np.isnan(probe["efficiency"]), np.isnan(probe["speedup"])) == (200, True, True)
+    assert (row(c, "env_only[groups=2]", 8)["limit"], row(c, "env_only[groups=2]", 8)["mean"]) == (250, 250)
     assert row(c, "step", 8)["efficiency"] == 0.5 and row(c, "sendrecv", 8)["speedup"] == pytest.approx(1.5)
-    assert set(c.table["mode"]) == {"step", "env_only", "agent_only[groups=1]", "agent_only[groups=2]", "sendrecv",
-                                    "async[groups=2]", "async[groups=4]"}
+    assert set(c.table["mode"]) == {"step", "env_only[groups=1]", "env_only[groups=2]", "agent_only[groups=1]",
+                                    "agent_only[groups=2]", "sendrecv", "async[groups=2]", "async[groups=4]"}
     out = capsys.readouterr().out
-    assert ("| sendrecv/step | async[groups=2]/step | limit | eff step | eff sendrecv | eff async[groups=2] "
-            "| eff async[groups=4] |") in out
-    assert "| 1.50x [1.50, 1.50] | 2.40x [2.40, 2.40] | 200 | 50% | 75% | 80% |  |" in out
+    assert ("| sendrecv/step | async[groups=2]/step | limit | limit groups=2 | eff step | eff sendrecv "
+            "| eff async[groups=2] | eff async[groups=4] |") in out
+    assert "| 1.50x [1.50, 1.50] | 2.40x [2.40, 2.40] | 200 | 250 | 50% | 75% | 96% |  |" in out
+    assert "| 500 |  |  |  |  |  |\n" in out
+    assert "- no limit for async[groups=4] at num_envs 16: env_only groups=4 and agent_only groups=4 not measured" in out
+    assert "- no limit for env_only[groups=2] at num_envs 16: agent_only groups=2 not measured" in out
     assert "env_only/step" not in out
+
+
+def test_no_limit_notes_without_probes(tmp_path):
+    write(tmp_path, "s", mode="step", reps=[100.0, 100.0])
+    write(tmp_path, "a", mode="async", groups=2, reps=[150.0, 150.0])
+    c = collect([tmp_path], plot=False)
+    assert c.table["limit"].isna().all() and "no limit" not in c.markdown and "limit" not in c.markdown
 
 
 def _rounds(root, step, fast, **kw):
