@@ -10,7 +10,9 @@ compared or merged is decided by the configs, not by where the files lie:
   ones) measure different things, so they are never merged: each distinct
   rest-of-config (plus the device the job really ran on; the config may say
   "auto") is a group, named by the keys in which the groups differ. A key that
-  the schema gained after a file was written reads as its default there.
+  the schema gained after a file was written reads as its default there, and
+  the old `agent.compile` reads as `agent.runtime` (true: compiled, false:
+  eager). table.csv also has `backend` and `runtime` as plain columns.
 - Jobs that differ only in `round` are repetitions of one measurement: their
   reps are pooled. Rounds run back to back also give a paired speed-up (per
   round, mode over step), which survives drift that an unpaired ratio does not.
@@ -183,10 +185,25 @@ def _readings(machine: dict, key: str) -> list[float]:
     return [v for v in values if v is not None] or [np.nan]
 
 
+def as_today(flat: dict) -> dict:
+    """A flat config in today's schema: keys it gained read as their defaults, and agent.compile
+    (a bool, before agent.runtime) read as runtime compiled or eager, so old files group with new."""
+    flat = dict(flat)
+    if "agent.compile" in flat:
+        compiled = flat.pop("agent.compile")
+        flat.setdefault("agent.runtime", "compiled" if compiled else "eager")
+    return {**SCHEMA_DEFAULTS, **flat}
+
+
+def identity(flat: dict) -> dict:
+    """The keys that say what was measured: all but the mode's, num_envs, round and profile."""
+    return {k: v for k, v in flat.items() if k not in NOT_IDENTITY and not k.startswith("mode.")}
+
+
 def _job(path: Path, rec: dict) -> dict:
-    flat = {**SCHEMA_DEFAULTS, **flatten(rec["config"])}
+    flat = as_today(flatten(rec["config"]))
     flat["device"] = rec["device"]  # what it ran on, not "auto"
-    ident = {k: v for k, v in flat.items() if k not in NOT_IDENTITY and not k.startswith("mode.")}
+    ident = identity(flat)
     mode_cfg = dict(rec["config"].get("mode") or {"name": rec["mode"]})
     timing, machine = rec["timing"], rec.get("machine") or {}
     return {
@@ -196,6 +213,7 @@ def _job(path: Path, rec: dict) -> dict:
         "round": int(flat.get("round", 0) or 0), "reps": [float(x) for x in rec["throughput"]["reps"]],
         "frameskip": flat.get("env.frameskip", rec.get("frameskip")),
         "game": rec["game"], "agent": rec["agent"], "device": rec["device"],
+        "backend": flat["env.backend"], "runtime": flat["agent.runtime"],
         "gpu": rec["provenance"].get("gpu"), "host": rec["provenance"].get("host"),
         "cpus": rec["provenance"].get("cpu_count"),
         "schedule": rec["config"].get("schedule"), "finished_at": timing.get("finished_at"),
@@ -251,7 +269,8 @@ def _summarise(jobs: pd.DataFrame) -> pd.DataFrame:
         first = sub.iloc[0]
         rows.append({
             "group": group, "identity": first["identity"], "mode": mode, "mode_name": first["mode_name"],
-            "groups": first["groups"], "num_envs": n, "mean": s["mean"], "ci95": s["ci95"],
+            "groups": first["groups"], "num_envs": n, "backend": first["backend"], "runtime": first["runtime"],
+            "mean": s["mean"], "ci95": s["ci95"],
             "lo": s["lo"], "hi": s["hi"], "n": s["n"], "jobs": len(sub), "cv": s["cv"],
             "noisy": s["cv"] is not None and s["cv"] > NOISY_CV,
             "frames_per_s": s["mean"] * first["frameskip"] if first["frameskip"] else np.nan,
@@ -507,11 +526,22 @@ def _read_table(csv: Path) -> pd.DataFrame:
     num, mean = (pd.to_numeric(table[k], errors="coerce") for k in ("num_envs", "mean"))
     wrong = {"num_envs": (num.isna() | (num % 1 != 0), "an integer"), "mean": (~(mean > 0), "a positive number"),
              "reps": (~table["reps"].map(_is_reps), "a JSON list of positive numbers")}
+    idents = table["identity"].map(_json_object)
+    wrong = {"identity": (idents.isna(), "a JSON object"), **wrong}
     for col, (rows, expected) in wrong.items():
         if rows.any():
             i = rows.idxmax()
             raise CollectError(csv, f"line {i + 2}: {col}={table.at[i, col]!r} is not {expected}")
-    return table[BASELINE_COLUMNS].assign(num_envs=num.astype(int), mean=mean)
+    today = idents.map(lambda d: json.dumps(identity(as_today(d)), sort_keys=True))  # an older table's keys
+    return table[BASELINE_COLUMNS].assign(identity=today, num_envs=num.astype(int), mean=mean)
+
+
+def _json_object(text: str) -> Optional[dict]:
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
 
 
 def _is_reps(text) -> bool:

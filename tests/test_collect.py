@@ -298,6 +298,43 @@ def test_a_key_the_schema_gained_reads_as_its_default_in_older_files(tmp_path, c
     assert not pd.isna(row(c, "sendrecv", 8, "env.upload=pinned").speedup), "old and new must compare"
 
 
+def test_agent_compile_reads_as_runtime_and_backend_defaults_to_ale(tmp_path, capsys):
+    new = lambda runtime: {"name": "nature_cnn", "runtime": runtime, "num_steps": 128}  # noqa: E731
+    write(tmp_path, "old", mode="step", reps=(100.0, 110.0))  # agent.compile=true, no env.backend
+    write(tmp_path, "new", mode="sendrecv", reps=(120.0, 130.0), agent=new("compiled"), env_extra={"backend": "ale"})
+    write(tmp_path, "old_eager", mode="step", reps=(50.0, 55.0),
+          agent={"name": "nature_cnn", "compile": False, "num_steps": 128})
+    write(tmp_path, "pool", mode="step", reps=(90.0, 95.0), agent=new("compiled"), env_extra={"backend": "envpool"})
+    c = collect([tmp_path], plot=False)
+    compiled, eager, pool = ("agent.runtime=compiled, env.backend=ale", "agent.runtime=eager, env.backend=ale",
+                             "agent.runtime=compiled, env.backend=envpool")
+    assert sorted(c.table["group"].unique()) == sorted([compiled, eager, pool])
+    assert not pd.isna(row(c, "sendrecv", 8, compiled).speedup), "old compile=true and new compiled must compare"
+    assert all("agent.compile" not in json.loads(i) for i in c.table["identity"])
+    cols = c.table.set_index("group")[["backend", "runtime"]]
+    assert cols.loc[eager].tolist() == ["ale", "eager"] and cols.loc[pool].tolist() == ["envpool", "compiled"]
+    csv = pd.read_csv(tmp_path / "summary" / "table.csv")
+    assert {"backend", "runtime"} <= set(csv.columns) and sorted(set(csv["runtime"])) == ["compiled", "eager"]
+
+
+def test_a_baseline_table_from_before_agent_runtime_still_matches(tmp_path, capsys):
+    _sweep(tmp_path / "old")
+    collect([tmp_path / "old"], plot=False)
+    csv = tmp_path / "old" / "summary" / "table.csv"
+    table = pd.read_csv(csv)
+
+    def older(text):  # as the collector wrote it before agent.runtime and env.backend existed
+        ident = json.loads(text)
+        del ident["agent.runtime"], ident["env.backend"]
+        return json.dumps({**ident, "agent.compile": True}, sort_keys=True)
+
+    table["identity"] = table["identity"].map(older)
+    table.to_csv(csv, index=False)
+    _sweep(tmp_path / "new", slow=0.7)
+    c = collect([tmp_path / "new"], baseline=tmp_path / "old" / "summary", plot=False)
+    assert c.table["baseline_ratio"].notna().all() and len(c.regressions) == 1
+
+
 def test_profiled_jobs_give_a_phase_table_and_stay_in_their_group(tmp_path, capsys):
     ms = lambda emu, inf: {"emulators": emu, "upload": 0.1, "inference": inf, "action_download": 0.05,  # noqa: E731
                            "stores": 0.02, "update": 0.3, "drain": 0.0, "other": 0.03}
