@@ -21,8 +21,12 @@ compared or merged is decided by the configs, not by where the files lie:
   end) and raw reps and seconds equal another's (`results.measurement_key`),
   as in a copied sweep folder collected with its original. The file still in
   the folder its job wrote it to is kept; the copies are listed.
-- Measurements taken at the same time on one host disturb each other; they are
-  marked contended rather than trusted silently.
+- A measurement that overlaps another job's run on the same host (its set-up,
+  warm-up or measurement; failed jobs too) was disturbed. One sweep runs its
+  jobs one after another, so this means a second sweep writing into the
+  folder, or a parallel launcher: such jobs are marked contended, never
+  trusted silently. Jobs measured while the 1-minute load exceeded the CPU
+  count are marked overloaded.
 - Nothing is dropped silently: failed jobs, skipped ones (a combination that
   does not apply, never a failure), unusable files, job folders without a
   result and paths that do not exist are listed in table.md.
@@ -32,6 +36,9 @@ step's time goes (phases.csv, and a section of table.md), averaged over rounds.
 
 Figures are rounded only when rendered (table.md, chart arrays); table.csv keeps
 full precision and the raw reps, so a later collection can use it as a baseline.
+A collection replaces the summary files an earlier one wrote into the out dir
+(by the collector's own file names; nothing else there is touched). A path it
+cannot use (--out, --baseline) ends it with one line naming the path, exit 1.
 """
 
 from __future__ import annotations
@@ -206,6 +213,7 @@ def _job(path: Path, rec: dict) -> dict:
     ident = identity(flat)
     mode_cfg = dict(rec["config"].get("mode") or {"name": rec["mode"]})
     timing, machine = rec["timing"], rec.get("machine") or {}
+    run = _run_window(timing)
     return {
         "path": str(path), "identity": json.dumps(ident, sort_keys=True), "ident": ident,
         "mode_name": mode_cfg.pop("name", rec["mode"]), "mode_cfg": mode_cfg,
@@ -218,7 +226,7 @@ def _job(path: Path, rec: dict) -> dict:
         "cpus": rec["provenance"].get("cpu_count"),
         "schedule": rec["config"].get("schedule"), "finished_at": timing.get("finished_at"),
         "start": _seconds(timing.get("measure_started_at")), "end": _seconds(timing.get("measure_finished_at")),
-        "run_start": _run_window(timing)[0], "run_end": _run_window(timing)[1],
+        "run_start": run[0], "run_end": run[1],
         "load": np.mean(_readings(machine, "load_1m")), "peak_load": max(_readings(machine, "load_1m")),
         "mhz": np.mean(_readings(machine, "cpu_mhz")),
         "phases": (rec.get("phases") or {}).get("ms_per_loop_step"),
@@ -669,10 +677,10 @@ def render(c: Collection, baseline: Optional[Path]) -> str:
          [f"{d['path']}: same measurement as {d['kept']}" for d in c.duplicates]),
         ("Unusable files", [f"{b['path']}: {b['reason']}" for b in c.bad]),
         (f"Contended: {len(c.contended)} of {len(c.jobs)} jobs were measured while another job ran on the "
-         "same host (another sweep writing into this folder, or a parallel launcher); their rows are marked "
-         "contended", _bounded(c.contention)),
-        ("Machine overloaded while measuring (1-minute load above the CPU count; these figures are slowed "
-         "and ratios between them unreliable)", _bounded(c.overloaded)),
+         "same host (another sweep writing into this folder, or a parallel launcher); table.csv marks their "
+         "rows contended", _bounded(c.contention)),
+        ("Machine overloaded while measuring (1-minute load above the CPU count: these figures are slowed "
+         "and ratios between them unreliable; table.csv marks the rows overloaded)", _bounded(c.overloaded)),
         ("Machine-state warnings", _bounded(c.machine_warnings)),
         (f"Regressions against {baseline}", c.regressions if baseline else []),
     ]
@@ -812,7 +820,7 @@ def collect(paths: list[Path], out_dir: Optional[Path] = None, baseline: Optiona
     c.out_dir = out = Path(out_dir) if out_dir is not None else first / "summary"
     print(c.markdown, end="")
     try:
-        write(c, out, plot)
+        write_summary(c, out, plot)
     except OSError as e:
         raise CollectError(e.filename or out, e.strerror or e) from None
     if not c.ok:
@@ -823,7 +831,7 @@ def collect(paths: list[Path], out_dir: Optional[Path] = None, baseline: Optiona
     return c
 
 
-def write(c: Collection, out: Path, plot: bool) -> None:
+def write_summary(c: Collection, out: Path, plot: bool) -> None:
     """The summary files into `out`, replacing what an earlier collection wrote there."""
     if out.exists() and not out.is_dir():
         raise CollectError(out, "not a directory")
