@@ -211,13 +211,15 @@ def _job(path: Path, rec: dict) -> dict:
     flat = as_today(flatten(rec["config"]))
     flat["device"] = rec["device"]  # what it ran on, not "auto"
     ident = identity(flat)
-    mode_cfg = dict(rec["config"].get("mode") or {"name": rec["mode"]})
+    # groups as the schema's default (or the record's own field) where the mode config lacks it,
+    # so files with and without the key share one row
+    mode_cfg = {"groups": rec.get("groups") or 1, **(rec["config"].get("mode") or {"name": rec["mode"]})}
     timing, machine = rec["timing"], rec.get("machine") or {}
     run = _run_window(timing)
     return {
         "path": str(path), "identity": json.dumps(ident, sort_keys=True), "ident": ident,
         "mode_name": mode_cfg.pop("name", rec["mode"]), "mode_cfg": mode_cfg,
-        "groups": int(mode_cfg.get("groups", 1)), "num_envs": int(rec["num_envs"]),
+        "groups": int(mode_cfg["groups"]), "num_envs": int(rec["num_envs"]),
         "round": int(flat.get("round", 0) or 0), "reps": [float(x) for x in rec["throughput"]["reps"]],
         "frameskip": flat.get("env.frameskip", rec.get("frameskip")),
         "game": rec["game"], "agent": rec["agent"], "device": rec["device"],
@@ -374,8 +376,9 @@ def _limits(table: pd.DataFrame) -> None:
     keys = ["group", "groups", "num_envs"]
     probes = table[keys]
     for name in PROBES:
-        probes = probes.merge(table.loc[table["mode_name"] == name, keys + ["mean"]].rename(columns={"mean": name}),
-                              on=keys, how="left")
+        rows = table.loc[table["mode_name"] == name, keys + ["mean"]]
+        rows = rows[~rows.duplicated(keys, keep=False)]  # probes that differ in another mode key: no one bound
+        probes = probes.merge(rows.rename(columns={"mean": name}), on=keys, how="left")
     env, agent = probes["env_only"].to_numpy(), probes["agent_only"].to_numpy()
     table["limit"] = np.minimum(env, agent)  # NaN where either is missing
     table["serial"] = 1 / (1 / env + 1 / agent)

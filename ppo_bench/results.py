@@ -76,7 +76,7 @@ OPTIONAL = {
     "phases": "object|null", "phases.ms_per_loop_step": "object|null", "phases.ms_per_loop_step.*": "number",
     "config.env": "object", "config.agent": "object", "config.schedule": "object", "config.mode": "object",
     "config.mode.groups": "integer", "config.env.frameskip": "integer", "config.round": "integer",
-    "frameskip": "integer|null", "warnings": "array", "job": "object|null", "job.output_dir": "string|null",
+    "frameskip": "integer|null", "groups": "integer|null", "warnings": "array", "job": "object|null", "job.output_dir": "string|null",
 }
 """Fields the collector reads where present; a parent that is absent or null skips its children."""
 TIMES = ("started_at", "finished_at", "measure_started_at", "measure_finished_at")

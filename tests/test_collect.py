@@ -166,6 +166,22 @@ def test_no_limit_notes_without_probes(tmp_path):
     assert c.table["limit"].isna().all() and "no limit" not in c.markdown and "limit" not in c.markdown
 
 
+def test_probe_rows_are_keyed_by_groups_whether_or_not_the_file_names_them(tmp_path):
+    for rnd, thr in enumerate([400.0, 420.0]):
+        write(tmp_path, f"env_g1_r{rnd}", mode="env_only", round=rnd, reps=[thr])
+    old = tmp_path / "env_old" / "result.json"  # an env_only file from before mode.groups was stored
+    rec = record(mode="env_only", round=2, reps=[410.0])
+    del rec["config"]["mode"]["groups"], rec["groups"]
+    results.write_atomic(old, rec)
+    write(tmp_path, "env_g2", mode="env_only", groups=2, reps=[300.0])
+    write(tmp_path, "agent_g1", mode="agent_only", reps=[200.0])
+    write(tmp_path, "agent_g2", mode="agent_only", groups=2, reps=[250.0])
+    c = collect([tmp_path], plot=False)
+    g1, g2 = row(c, "env_only[groups=1]", 8), row(c, "env_only[groups=2]", 8)
+    assert (g1["jobs"], g1["mean"], g1["limit"]) == (3, 410.0, 200.0)
+    assert (g2["jobs"], g2["mean"], g2["limit"]) == (1, 300.0, 250.0)
+
+
 def _rounds(root, step, fast, **kw):
     for r, (b, a) in enumerate(zip(step, fast)):
         write(root, f"step_r{r}_{kw}", mode="step", round=r, reps=[b], sched_reps=1, **kw)
