@@ -76,7 +76,8 @@ OPTIONAL = {
     "phases": "object|null", "phases.ms_per_loop_step": "object|null", "phases.ms_per_loop_step.*": "number",
     "config.env": "object", "config.agent": "object", "config.schedule": "object", "config.mode": "object",
     "config.mode.groups": "integer", "config.env.frameskip": "integer", "config.round": "integer",
-    "frameskip": "integer|null", "groups": "integer|null", "warnings": "array", "job": "object|null", "job.output_dir": "string|null",
+    "frameskip": "integer|null", "groups": "integer|null", "warnings": "array",
+    "job": "object|null", "job.output_dir": "string|null",
 }
 """Fields the collector reads where present; a parent that is absent or null skips its children."""
 TIMES = ("started_at", "finished_at", "measure_started_at", "measure_finished_at")
@@ -139,12 +140,12 @@ def read_result(path: Path) -> dict:
         reps = (record.get("throughput") or {}).get("reps")
         if not reps or not all(x > 0 for x in reps):
             raise BadResult("status ok but throughput.reps is empty or not positive numbers")
-    for key, value in record["timing"].items():
-        if key in TIMES and value is not None:
-            try:
-                datetime.fromisoformat(value)
-            except ValueError:
-                raise BadResult(f"timing.{key}: {value!r} is not an ISO 8601 time") from None
+    for key in TIMES:
+        value = record["timing"].get(key)
+        try:
+            value is None or datetime.fromisoformat(value)
+        except ValueError:
+            raise BadResult(f"timing.{key}: {value!r} is not an ISO 8601 time") from None
     return record
 
 

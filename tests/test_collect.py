@@ -154,7 +154,8 @@ def test_limit_serial_efficiency(tmp_path, capsys):
             "| eff async[groups=2] | eff async[groups=4] |") in out
     assert "| 1.50x [1.50, 1.50] | 2.40x [2.40, 2.40] | 200 | 250 | 50% | 75% | 96% |  |" in out
     assert "| 500 |  |  |  |  |  |\n" in out
-    assert "- no limit for async[groups=4] at num_envs 16: env_only groups=4 and agent_only groups=4 not measured" in out
+    assert ("- no limit for async[groups=4] at num_envs 16: env_only groups=4 and agent_only groups=4 "
+            "not measured") in out
     assert "- no limit for env_only[groups=2] at num_envs 16: agent_only groups=2 not measured" in out
     assert "env_only/step" not in out
 

@@ -47,7 +47,8 @@ def test_out_that_cannot_be_written(tmp_path, capsys, good, monkeypatch):
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
 def test_out_that_is_read_only(tmp_path, capsys, good):
     (tmp_path / "ro").mkdir(mode=0o555)
-    _fails_with(capsys, [good, "--no-plot", "--out", str(tmp_path / "ro")], f"{tmp_path / 'ro' / 'table.csv'}: Permission denied")
+    _fails_with(capsys, [good, "--no-plot", "--out", str(tmp_path / "ro")],
+                f"{tmp_path / 'ro' / 'table.csv'}: Permission denied")
 
 
 BASELINES = {  # name: table.csv text, reason
