@@ -142,8 +142,10 @@ def read_result(path: Path) -> dict:
             raise BadResult("status ok but throughput.reps is empty or not positive numbers")
     for key in TIMES:
         value = record["timing"].get(key)
+        if value is None:
+            continue
         try:
-            value is None or datetime.fromisoformat(value)
+            datetime.fromisoformat(value)
         except ValueError:
             raise BadResult(f"timing.{key}: {value!r} is not an ISO 8601 time") from None
     return record
