@@ -534,11 +534,11 @@ def _read_table(csv: Path) -> pd.DataFrame:
         raise CollectError(csv, f"no column {', '.join(missing)}")
     if table.empty:
         raise CollectError(csv, "no rows")
-    num, mean = (pd.to_numeric(table[k], errors="coerce") for k in ("num_envs", "mean"))
-    wrong = {"num_envs": (num.isna() | (num % 1 != 0), "an integer"), "mean": (~(mean > 0), "a positive number"),
-             "reps": (~table["reps"].map(_is_reps), "a JSON list of positive numbers")}
     idents = table["identity"].map(_json_object)
-    wrong = {"identity": (idents.isna(), "a JSON object"), **wrong}
+    num, mean = (pd.to_numeric(table[k], errors="coerce") for k in ("num_envs", "mean"))
+    wrong = {"identity": (idents.isna(), "a JSON object"), "num_envs": (num.isna() | (num % 1 != 0), "an integer"),
+             "mean": (~(mean > 0), "a positive number"),
+             "reps": (~table["reps"].map(_is_reps), "a JSON list of positive numbers")}
     for col, (rows, expected) in wrong.items():
         if rows.any():
             i = rows.idxmax()
