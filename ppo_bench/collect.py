@@ -10,18 +10,35 @@ compared or merged is decided by the configs, not by where the files lie:
   ones) measure different things, so they are never merged: each distinct
   rest-of-config (plus the device the job really ran on; the config may say
   "auto") is a group, named by the keys in which the groups differ. A key that
-  the schema gained after a file was written reads as its default there.
+  the schema gained after a file was written reads as its default there, and
+  the old `agent.compile` reads as `agent.runtime` (true: compiled, false:
+  eager). table.csv also has `backend` and `runtime` as plain columns.
 - Jobs that differ only in `round` are repetitions of one measurement: their
   reps are pooled. Rounds run back to back also give a paired speed-up (per
   round, mode over step), which survives drift that an unpaired ratio does not.
-- Measurements taken at the same time on one host disturb each other; they are
-  marked contended rather than trusted silently.
+- One measurement is counted once, however many files hold it: a duplicate is
+  a file whose host, clock readings (job start and end, measurement start and
+  end) and raw reps and seconds equal another's (`results.measurement_key`),
+  as in a copied sweep folder collected with its original. The file still in
+  the folder its job wrote it to is kept; the copies are listed.
+- A measurement that overlaps another job's run on the same host (its set-up,
+  warm-up or measurement; failed jobs too) was disturbed. One sweep runs its
+  jobs one after another, so this means a second sweep writing into the
+  folder, or a parallel launcher: such jobs are marked contended, never
+  trusted silently. Jobs measured while the 1-minute load exceeded the CPU
+  count are marked overloaded.
+- Nothing is dropped silently: failed jobs, skipped ones (a combination that
+  does not apply, never a failure), unusable files, job folders without a
+  result and paths that do not exist are listed in table.md.
 
 Jobs run with `schedule.profile=true` also give a table of where the loop
 step's time goes (phases.csv, and a section of table.md), averaged over rounds.
 
 Figures are rounded only when rendered (table.md, chart arrays); table.csv keeps
 full precision and the raw reps, so a later collection can use it as a baseline.
+A collection replaces the summary files an earlier one wrote into the out dir
+(by the collector's own file names; nothing else there is touched). A path it
+cannot use (--out, --baseline) ends it with one line naming the path, exit 1.
 """
 
 from __future__ import annotations
@@ -30,8 +47,8 @@ import argparse
 import json
 import re
 import sys
-from dataclasses import dataclass
-from datetime import datetime
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Optional
 
@@ -47,29 +64,49 @@ PROBES = ("env_only", "agent_only")  # each measures one side alone; together th
 JS_NAMES = {"step": "stepRaw", "sendrecv": "recvRaw", "async": "asyncRaw",
             "env_only": "envOnlyRaw", "agent_only": "agentOnlyRaw"}
 NOISY_CV = 0.10
+MAX_LISTED = 20  # lines of a warning list in table.md; the rest is counted
+CELLS_LISTED = 8  # mode x num_envs cells named on one warning line
 NOT_IDENTITY = ("env.num_envs", "round", "schedule.profile")  # and every key under mode.
 PHASE_COLUMNS = [*PHASES, "drain", "other"]
 SCHEMA_DEFAULTS = {f"{g}.{k}": v for g, cls in (("env", EnvConfig), ("agent", AgentConfig),
                                                 ("schedule", ScheduleConfig)) for k, v in vars(cls()).items()}
 """Flat defaults of the schema's groups (mode aside), for keys older result files lack."""
+PROG = "ppo_bench.collect"
+SUMMARY_FILES = ("table.csv", "table.md", "phases.csv")  # what a collection writes into its out dir
+CHART_FILES = ("chart.json", "chart.js", "throughput.png")  # ... and per group (in the out dir when one)
+BASELINE_COLUMNS = ["identity", "mode", "num_envs", "mean", "reps"]
 SINGLE_GROUP = "all"
+RUN_MARKERS = (".hydra", "run.log")  # what a job of run.py leaves in its folder besides result.json
 FOOTER = ("env-steps/s; ± = 95% t half-width over {n} reps; (!) = CV > 10%; speedup = ratio of "
           "geometric means with a 95% Welch t-interval on log throughput; paired = per-round ratios "
           "of back-to-back jobs, t-interval on log ratios")
+
+
+class CollectError(Exception):
+    """A path the collector cannot use (the --out dir, a --baseline table): main prints one line."""
+
+    def __init__(self, path, reason):
+        super().__init__(f"{path}: {reason}")
 
 
 @dataclass
 class Collection:
     """What one collection found; `table` is what table.csv holds."""
     table: pd.DataFrame      # one row per group x mode x num_envs
-    jobs: pd.DataFrame       # one row per ok result file
+    jobs: pd.DataFrame       # one row per ok result file (one per measurement: duplicates dropped)
     runs: pd.DataFrame       # one row per repetition (long form)
-    failed: list[dict]       # path, mode, num_envs, error
-    bad: list[dict]          # path, reason
-    contended: list[dict]    # path, host, overlapping paths
-    machine_warnings: list[str]
-    regressions: list[str]
     phases: pd.DataFrame     # ms per loop step by phase, one row per group x mode x num_envs (profiled jobs)
+    failed: list[dict] = field(default_factory=list)      # path, mode, num_envs, error
+    skipped: list[dict] = field(default_factory=list)     # path, mode, num_envs, error (why it does not apply)
+    bad: list[dict] = field(default_factory=list)         # path, reason
+    duplicates: list[dict] = field(default_factory=list)  # path, kept: the copy not used and the one used
+    no_result: list[str] = field(default_factory=list)    # job folders without a result file
+    missing: list[str] = field(default_factory=list)      # paths given that do not exist
+    contended: list[dict] = field(default_factory=list)   # path, host, overlaps (other jobs' runs)
+    contention: list[str] = field(default_factory=list)   # one line per stretch of overlapping runs on a host
+    overloaded: list[str] = field(default_factory=list)   # one line per group measured above the CPU count
+    machine_warnings: list[str] = field(default_factory=list)
+    regressions: list[str] = field(default_factory=list)
     markdown: str = ""
     out_dir: Optional[Path] = None
 
@@ -89,6 +126,45 @@ def find_files(paths: list[Path]) -> list[Path]:
     return sorted(found.values())
 
 
+def find_unfinished(paths: list[Path]) -> list[str]:
+    """Job folders (Hydra's `.hydra/` or a run log in them) that hold no result file."""
+    folders = {m.parent for p in map(Path, paths) if p.is_dir() for name in RUN_MARKERS for m in p.rglob(name)}
+    return sorted(str(f) for f in folders if not (f / results.FILENAME).exists())
+
+
+def _read(files: list[Path]) -> tuple[list[tuple[Path, dict]], list[dict]]:
+    records, bad = [], []
+    for path in files:
+        try:
+            records.append((path, results.read_result(path)))
+        except results.BadResult as e:
+            bad.append({"path": str(path), "reason": str(e)})
+    return records, bad
+
+
+def _at_home(path: Path, rec: dict) -> bool:
+    """Whether the file lies in the folder its job wrote it to (the original, not a copy)."""
+    home = (rec.get("job") or {}).get("output_dir")
+    return home is not None and Path(home).resolve() == path.parent.resolve()
+
+
+def _drop_duplicates(records: list[tuple[Path, dict]]) -> tuple[list[tuple[Path, dict]], list[dict]]:
+    """One file per measurement (see the module docstring); the others are reported, never pooled.
+
+    The file kept is the one in the folder its job wrote it to, else the first by path.
+    """
+    if not records:
+        return records, []
+    files = pd.DataFrame({"path": [str(p) for p, _ in records], "home": [_at_home(p, r) for p, r in records],
+                          "key": [results.measurement_key(r) for _, r in records]})
+    files = files.sort_values(["home", "path"], ascending=[False, True])
+    files["kept"] = files.groupby("key")["path"].transform("first")  # no key (no timestamps): never merged
+    copies = files[files["key"].notna() & (files["path"] != files["kept"])].sort_values("path")
+    dropped = set(copies.index)
+    return ([pr for i, pr in enumerate(records) if i not in dropped],
+            [{"path": p, "kept": k} for p, k in zip(copies["path"], copies["kept"])])
+
+
 def flatten(d: dict, prefix: str = "") -> dict:
     out = {}
     for k, v in d.items():
@@ -99,34 +175,62 @@ def flatten(d: dict, prefix: str = "") -> dict:
     return out
 
 
-def _time(s: Optional[str]) -> Optional[datetime]:
-    return datetime.fromisoformat(s.replace("Z", "+00:00")) if s else None
+def _seconds(s: Optional[str]) -> float:
+    """An ISO 8601 time as POSIX seconds (NaN when absent), so windows compare as plain numbers."""
+    return datetime.fromisoformat(s.replace("Z", "+00:00")).timestamp() if s else np.nan
 
 
-def _mean_of(machine: dict, key: str) -> Optional[float]:
+def _run_window(timing: dict) -> tuple[float, float]:
+    """The job's whole run, set-up to end; the measurement alone where a file lacks the job's times."""
+    return (_seconds(timing.get("started_at") or timing.get("measure_started_at")),
+            _seconds(timing.get("finished_at") or timing.get("measure_finished_at")))
+
+
+def _readings(machine: dict, key: str) -> list[float]:
+    """A machine reading taken just before and just after the measurement, where it was readable."""
     values = [(machine.get(when) or {}).get(key) for when in ("before", "after")]
-    values = [v for v in values if v is not None]
-    return sum(values) / len(values) if values else None
+    return [v for v in values if v is not None] or [np.nan]
+
+
+def as_today(flat: dict) -> dict:
+    """A flat config in today's schema: keys it gained read as their defaults, and agent.compile
+    (a bool, before agent.runtime) read as runtime compiled or eager, so old files group with new."""
+    flat = dict(flat)
+    if "agent.compile" in flat:
+        compiled = flat.pop("agent.compile")
+        flat.setdefault("agent.runtime", "compiled" if compiled else "eager")
+    return {**SCHEMA_DEFAULTS, **flat}
+
+
+def identity(flat: dict) -> dict:
+    """The keys that say what was measured: all but the mode's, num_envs, round and profile."""
+    return {k: v for k, v in flat.items() if k not in NOT_IDENTITY and not k.startswith("mode.")}
 
 
 def _job(path: Path, rec: dict) -> dict:
-    flat = {**SCHEMA_DEFAULTS, **flatten(rec["config"])}
+    flat = as_today(flatten(rec["config"]))
     flat["device"] = rec["device"]  # what it ran on, not "auto"
-    ident = {k: v for k, v in flat.items() if k not in NOT_IDENTITY and not k.startswith("mode.")}
-    mode_cfg = dict(rec["config"].get("mode") or {"name": rec["mode"]})
+    ident = identity(flat)
+    # groups as the schema's default (or the record's own field) where the mode config lacks it,
+    # so files with and without the key share one row
+    mode_cfg = {"groups": rec.get("groups") or 1, **(rec["config"].get("mode") or {"name": rec["mode"]})}
     timing, machine = rec["timing"], rec.get("machine") or {}
+    run = _run_window(timing)
     return {
         "path": str(path), "identity": json.dumps(ident, sort_keys=True), "ident": ident,
         "mode_name": mode_cfg.pop("name", rec["mode"]), "mode_cfg": mode_cfg,
-        "groups": int(mode_cfg.get("groups", 1)), "num_envs": int(rec["num_envs"]),
+        "groups": int(mode_cfg["groups"]), "num_envs": int(rec["num_envs"]),
         "round": int(flat.get("round", 0) or 0), "reps": [float(x) for x in rec["throughput"]["reps"]],
         "frameskip": flat.get("env.frameskip", rec.get("frameskip")),
         "game": rec["game"], "agent": rec["agent"], "device": rec["device"],
+        "backend": flat["env.backend"], "runtime": flat["agent.runtime"],
         "gpu": rec["provenance"].get("gpu"), "host": rec["provenance"].get("host"),
         "cpus": rec["provenance"].get("cpu_count"),
         "schedule": rec["config"].get("schedule"), "finished_at": timing.get("finished_at"),
-        "start": _time(timing.get("measure_started_at")), "end": _time(timing.get("measure_finished_at")),
-        "load": _mean_of(machine, "load_1m"), "mhz": _mean_of(machine, "cpu_mhz"),
+        "start": _seconds(timing.get("measure_started_at")), "end": _seconds(timing.get("measure_finished_at")),
+        "run_start": run[0], "run_end": run[1],
+        "load": np.mean(_readings(machine, "load_1m")), "peak_load": max(_readings(machine, "load_1m")),
+        "mhz": np.mean(_readings(machine, "cpu_mhz")),
         "phases": (rec.get("phases") or {}).get("ms_per_loop_step"),
     }
 
@@ -175,7 +279,8 @@ def _summarise(jobs: pd.DataFrame) -> pd.DataFrame:
         first = sub.iloc[0]
         rows.append({
             "group": group, "identity": first["identity"], "mode": mode, "mode_name": first["mode_name"],
-            "groups": first["groups"], "num_envs": n, "mean": s["mean"], "ci95": s["ci95"],
+            "groups": first["groups"], "num_envs": n, "backend": first["backend"], "runtime": first["runtime"],
+            "mean": s["mean"], "ci95": s["ci95"],
             "lo": s["lo"], "hi": s["hi"], "n": s["n"], "jobs": len(sub), "cv": s["cv"],
             "noisy": s["cv"] is not None and s["cv"] > NOISY_CV,
             "frames_per_s": s["mean"] * first["frameskip"] if first["frameskip"] else np.nan,
@@ -193,6 +298,7 @@ def _speedups(table: pd.DataFrame, jobs: pd.DataFrame) -> list[str]:
     """
     warnings = []
     reps = {(r.group, r.mode, r.num_envs): json.loads(r.reps) for r in table.itertuples()}
+    cells = dict(list(jobs.groupby(["group", "num_envs"])))
     cols = {c: [] for c in ("speedup", "speedup_lo", "speedup_hi", "paired_speedup",
                             "paired_lo", "paired_hi", "paired_rounds")}
     for r in table.itertuples():
@@ -200,14 +306,8 @@ def _speedups(table: pd.DataFrame, jobs: pd.DataFrame) -> list[str]:
         unpaired, paired, rounds = {}, {}, 0
         if r.mode != "step" and r.mode_name not in PROBES and base is not None:
             unpaired = stats.ratio_interval(reps[(r.group, r.mode, r.num_envs)], base)
-            at = jobs[(jobs.group == r.group) & (jobs.num_envs == r.num_envs)]
-            mine, steps = at[at["mode"] == r.mode], at[at["mode"] == "step"]
-            ratios = []
-            for rnd in sorted(set(mine["round"]) & set(steps["round"])):
-                a, b = mine[mine["round"] == rnd], steps[steps["round"] == rnd]
-                ratios.append(np.mean(_pooled(a["reps"])) / np.mean(_pooled(b["reps"])))
-                warnings += [w for ja in a.itertuples() for jb in b.itertuples()
-                             if (w := _machine_warning(r, rnd, ja, jb))]
+            ratios, notes = _round_ratios(cells[(r.group, r.num_envs)], r)
+            warnings += notes
             rounds = len(ratios)
             if rounds >= 2:
                 paired = stats.paired_ratio_interval(ratios)
@@ -217,6 +317,19 @@ def _speedups(table: pd.DataFrame, jobs: pd.DataFrame) -> list[str]:
     for c, v in cols.items():
         table[c] = v
     return warnings
+
+
+def _round_ratios(cell: pd.DataFrame, row) -> tuple[list[float], list[str]]:
+    """Per round with both, the row's mode over step (each side's jobs pooled), and machine warnings."""
+    mine = dict(list(cell[cell["mode"] == row.mode].groupby("round")))
+    steps = dict(list(cell[cell["mode"] == "step"].groupby("round")))
+    ratios, warnings = [], []
+    for rnd in sorted(mine.keys() & steps.keys()):
+        a, b = mine[rnd], steps[rnd]
+        ratios.append(np.mean(_pooled(a["reps"])) / np.mean(_pooled(b["reps"])))
+        warnings += [w for ja in a.itertuples() for jb in b.itertuples()
+                     if (w := _machine_warning(row, rnd, ja, jb))]
+    return ratios, warnings
 
 
 def _machine_warning(row, rnd: int, a, b) -> Optional[str]:
@@ -254,71 +367,144 @@ def _phases(jobs: pd.DataFrame) -> pd.DataFrame:
 
 
 def _limits(table: pd.DataFrame) -> None:
-    """limit = min(env_only, agent_only): no overlap can beat the slower side; serial = no overlap at all."""
-    means = {(r.group, r.mode_name, r.groups, r.num_envs): r.mean for r in table.itertuples()}
-    limit, serial, eff = [], [], []
-    for r in table.itertuples():
-        env = means.get((r.group, "env_only", 1, r.num_envs))
-        agent = means.get((r.group, "agent_only", r.groups, r.num_envs),
-                          means.get((r.group, "agent_only", 1, r.num_envs)))
-        if env is None or agent is None:
-            limit.append(np.nan), serial.append(np.nan), eff.append(np.nan)
+    """limit = min(env_only, agent_only), serial = 1 / (1/env_only + 1/agent_only), both at the row's groups.
+
+    No overlap can beat the slower side; serial is no overlap at all. A mode with g groups is
+    bounded by the probes that ran at g groups too: a probe at another g measures other batch
+    sizes, so where one is missing the limit stays empty and `limit_missing` names the probe.
+    """
+    keys = ["group", "groups", "num_envs"]
+    probes = table[keys]
+    for name in PROBES:
+        rows = table.loc[table["mode_name"] == name, keys + ["mean"]]
+        rows = rows[~rows.duplicated(keys, keep=False)]  # probes that differ in another mode key: no one bound
+        probes = probes.merge(rows.rename(columns={"mean": name}), on=keys, how="left")
+    env, agent = probes["env_only"].to_numpy(), probes["agent_only"].to_numpy()
+    table["limit"] = np.minimum(env, agent)  # NaN where either is missing
+    table["serial"] = 1 / (1 / env + 1 / agent)
+    table["efficiency"] = (table["mean"] / table["limit"]).where(~table["mode_name"].isin(PROBES))
+    table["limit_missing"] = [" and ".join(f"{p} groups={g}" for p in PROBES if pd.isna(m[p]))
+                              for m, g in zip(probes[list(PROBES)].to_dict("records"), table["groups"])]
+
+
+def _run_windows(jobs: pd.DataFrame, records: list[tuple[Path, dict]]) -> pd.DataFrame:
+    """Every job's run on its host: the ok ones and the failed ones (a failed job may have run for
+    minutes); not the skipped ones, which built nothing."""
+    failed = [{"path": str(p), "host": r["provenance"].get("host"), "run_start": w[0], "run_end": w[1]}
+              for p, r in records if r["status"] == "failed" for w in [_run_window(r["timing"])]]
+    cols = ["path", "host", "run_start", "run_end"]
+    windows = pd.concat([jobs[cols], pd.DataFrame(failed, columns=cols)]).dropna()
+    return windows.astype({"run_start": float, "run_end": float}).reset_index(drop=True)
+
+
+def _contended(jobs: pd.DataFrame, windows: pd.DataFrame) -> list[dict]:
+    """Jobs whose measurement overlaps another job's run (set-up, warm-up or measurement) on one host.
+
+    A sweep under Hydra's basic launcher runs its jobs one after another, so any overlap means a
+    second sweep writing into the same folder, or a parallel launcher. The overlaps are counted
+    from sorted window ends (searchsorted), so the cost grows as n log n, not with the pairs.
+    """
+    jobs["overlaps"] = 0
+    by_host = dict(list(windows.groupby("host")))
+    for host, mine in jobs.dropna(subset=["host", "start", "end"]).groupby("host"):
+        runs = by_host.get(host)
+        if runs is None:
             continue
-        limit.append(min(env, agent))
-        serial.append(1 / (1 / env + 1 / agent))
-        eff.append(np.nan if r.mode_name in PROBES else r.mean / limit[-1])
-    table["limit"], table["serial"], table["efficiency"] = limit, serial, eff
+        starts, ends = np.sort(runs["run_start"].to_numpy()), np.sort(runs["run_end"].to_numpy())
+        own = (mine["run_start"] < mine["end"]) & (mine["run_end"] > mine["start"])  # a job's run holds its measurement
+        jobs.loc[mine.index, "overlaps"] = (np.searchsorted(starts, mine["end"].to_numpy(), "left")
+                                            - np.searchsorted(ends, mine["start"].to_numpy(), "right") - own)
+    jobs["contended"] = jobs["overlaps"] > 0
+    hit = jobs[jobs["contended"]].sort_values("path")
+    return [{"path": p, "host": h, "overlaps": int(k)} for p, h, k in zip(hit["path"], hit["host"], hit["overlaps"])]
 
 
-def _contended(jobs: pd.DataFrame) -> list[dict]:
-    """Jobs on one host whose measurement windows overlap."""
-    hits: dict[str, set] = {}
-    timed = jobs.dropna(subset=["start", "end"]).sort_values("start")
-    for _, same_host in timed.groupby("host"):
-        rows = list(same_host.itertuples())
-        for i, a in enumerate(rows):
-            for b in rows[i + 1:]:
-                if b.start >= a.end:
-                    break
-                hits.setdefault(a.path, set()).add(b.path)
-                hits.setdefault(b.path, set()).add(a.path)
-    jobs["contended"] = jobs["path"].isin(set(hits))
-    host = dict(zip(jobs["path"], jobs["host"]))
-    return [{"path": p, "host": host[p], "with": sorted(w)} for p, w in sorted(hits.items())]
+def _stretches(jobs: pd.DataFrame, windows: pd.DataFrame) -> list[str]:
+    """One line per stretch of overlapping runs on a host that disturbed a measurement, with one example.
+
+    Stretches come from one pass over the runs sorted by start (a new one begins where a run starts
+    after all earlier ones ended), so the summary stays as short as the number of stretches.
+    """
+    if not jobs["contended"].any():
+        return []
+    w = windows.sort_values(["host", "run_start"]).reset_index(drop=True)
+    reach = w.groupby("host")["run_end"].cummax().groupby(w["host"]).shift()
+    w["stretch"] = ((w["run_start"] >= reach) | reach.isna()).cumsum()
+    hit = jobs[jobs["contended"]].merge(w[["path", "stretch"]], on="path").sort_values("start")
+    members = dict(list(w.groupby("stretch")))
+    lines = []
+    for stretch, sub in hit.groupby("stretch"):
+        runs, a = members[stretch], sub.iloc[0]
+        other = runs[(runs["path"] != a["path"]) & (runs["run_start"] < a["end"]) & (runs["run_end"] > a["start"])]
+        lines.append(f"{a['host']}, {_iso(runs['run_start'].min())} to {_iso(runs['run_end'].max())}: "
+                     f"{len(sub)} job{'s' * (len(sub) > 1)}, e.g. {a['path']} measured during {other['path'].iloc[0]}")
+    return lines
+
+
+def _overloaded(jobs: pd.DataFrame) -> list[str]:
+    """One line per group with jobs measured while the 1-minute load exceeded the CPU count.
+
+    The load is read just before and just after the measurement. Above the core count threads
+    queue for a CPU, which slows the emulators unevenly: a speed-up between such jobs (a 9x at
+    one env was measured so) says more about the load than about the modes.
+    """
+    jobs["overloaded"] = jobs["peak_load"] > jobs["cpus"]
+    sizes = jobs["group"].value_counts()
+    lines = []
+    for g, sub in jobs[jobs["overloaded"]].groupby("group"):
+        cells = sorted(set(zip(sub["mode"], sub["num_envs"])), key=lambda c: (_order(c[0]), c[1]))
+        shown = ", ".join(f"{m} n={n}" for m, n in cells[:CELLS_LISTED]) + (
+            f" and {len(cells) - CELLS_LISTED} more" if len(cells) > CELLS_LISTED else "")
+        lines.append(f"{g}: {len(sub)} of {sizes[g]} jobs, load up to {sub['peak_load'].max():.1f} on "
+                     f"{sub['cpus'].min():.0f} CPUs: {shown}")
+    return lines
+
+
+def _iso(seconds: float) -> str:
+    return datetime.fromtimestamp(seconds, timezone.utc).isoformat(timespec="seconds")
+
+
+def _listing(path: Path, rec: dict) -> dict:
+    return {"path": str(path), "mode": rec["mode"], "num_envs": rec["num_envs"], "error": rec["error"]}
 
 
 def build(paths: list[Path]) -> Collection:
     """Read and analyse, in memory; nothing is written."""
-    jobs, failed, bad = [], [], []
-    for path in find_files(paths):
-        try:
-            rec = results.read_result(path)
-        except results.BadResult as e:
-            bad.append({"path": str(path), "reason": str(e)})
-            continue
-        if rec["status"] == "failed":
-            failed.append({"path": str(path), "mode": rec["mode"], "num_envs": rec["num_envs"],
-                           "error": rec["error"]})
+    paths = [Path(p) for p in paths]
+    records, bad = _read(find_files([p for p in paths if p.exists()]))
+    records, duplicates = _drop_duplicates(records)
+    jobs = []
+    for path, rec in records:
+        if rec["status"] != "ok":
             continue
         try:
             jobs.append(_job(path, rec))
-        except (KeyError, TypeError, ValueError) as e:
+        except (AttributeError, KeyError, TypeError, ValueError) as e:
             bad.append({"path": str(path), "reason": f"unusable field: {type(e).__name__}: {e}"})
-    jobs = pd.DataFrame(jobs)
-    if jobs.empty:
-        return Collection(pd.DataFrame(), jobs, pd.DataFrame(), failed, bad, [], [], [], pd.DataFrame())
+    c = Collection(pd.DataFrame(), pd.DataFrame(jobs), pd.DataFrame(), pd.DataFrame(),
+                   failed=[_listing(p, r) for p, r in records if r["status"] == "failed"],
+                   skipped=[_listing(p, r) for p, r in records if r["status"] == "skipped"],
+                   bad=sorted(bad, key=lambda b: b["path"]), duplicates=duplicates,
+                   no_result=find_unfinished(paths), missing=[str(p) for p in paths if not p.exists()])
+    if c.jobs.empty:
+        return c
+    jobs = c.jobs
     _name_groups(jobs)
     _label_modes(jobs)
     runs = jobs.explode("reps").rename(columns={"reps": "thr"}).astype({"thr": float})
     runs["rep"] = runs.groupby(level=0).cumcount()
-    runs = runs[["group", "identity", "mode", "num_envs", "round", "rep", "thr", "path"]].reset_index(drop=True)
-    contended = _contended(jobs)
-    table = _summarise(jobs)
-    warnings = _speedups(table, jobs)
-    _limits(table)
-    bad_jobs = jobs.groupby(["group", "mode", "num_envs"])["contended"].any()
-    table["contended"] = [bool(bad_jobs[(r.group, r.mode, r.num_envs)]) for r in table.itertuples()]
-    return Collection(table, jobs, runs, failed, bad, contended, warnings, [], _phases(jobs))
+    c.runs = runs[["group", "identity", "mode", "num_envs", "round", "rep", "thr", "path"]].reset_index(drop=True)
+    windows = _run_windows(jobs, records)
+    c.contended = _contended(jobs, windows)
+    c.contention = _stretches(jobs, windows)
+    c.table = _summarise(jobs)
+    c.machine_warnings = _speedups(c.table, jobs)
+    _limits(c.table)
+    c.overloaded = _overloaded(jobs)
+    flags = jobs.groupby(["group", "mode", "num_envs"])[["contended", "overloaded"]].any().reset_index()
+    c.table = c.table.merge(flags, on=["group", "mode", "num_envs"], how="left")
+    c.phases = _phases(jobs)
+    return c
 
 
 # ---------------------------------------------------------------- baseline
@@ -326,17 +512,55 @@ def build(paths: list[Path]) -> Collection:
 def load_baseline(path: Path) -> pd.DataFrame:
     """An earlier collection: a summary dir (its table.csv, raw reps) or a dir of result files."""
     path = Path(path)
-    csv = path if path.suffix == ".csv" else path / "table.csv"
+    if not path.exists():
+        raise CollectError(path, "no such file or directory")
+    csv = path if path.is_file() else path / "table.csv"
     if csv.is_file():
-        table = pd.read_csv(csv)
-        missing = {"identity", "mode", "num_envs", "mean", "reps"} - set(table.columns)
-        if missing:
-            raise ValueError(f"baseline {csv}: no column {', '.join(sorted(missing))}")
-    else:
-        table = build([path]).table
-        if table.empty:
-            raise ValueError(f"baseline {path}: no table.csv and no usable result files")
-    return table[["identity", "mode", "num_envs", "mean", "reps"]]
+        return _read_table(csv)
+    table = build([path]).table
+    if table.empty:
+        raise CollectError(path, "no table.csv and no usable result files")
+    return table[BASELINE_COLUMNS]
+
+
+def _read_table(csv: Path) -> pd.DataFrame:
+    """An earlier table.csv, checked here so that a bad one stops with its path and what is wrong."""
+    try:
+        table = pd.read_csv(csv, dtype=str, keep_default_na=False)  # raw text, to quote what is wrong
+    except (OSError, ValueError) as e:  # pandas' empty-file and parser errors are ValueErrors
+        raise CollectError(csv, f"not a table.csv: {e}") from None
+    missing = sorted(set(BASELINE_COLUMNS) - set(table.columns))
+    if missing:
+        raise CollectError(csv, f"no column {', '.join(missing)}")
+    if table.empty:
+        raise CollectError(csv, "no rows")
+    idents = table["identity"].map(_json_object)
+    num, mean = (pd.to_numeric(table[k], errors="coerce") for k in ("num_envs", "mean"))
+    wrong = {"identity": (idents.isna(), "a JSON object"), "num_envs": (num.isna() | (num % 1 != 0), "an integer"),
+             "mean": (~(mean > 0), "a positive number"),
+             "reps": (~table["reps"].map(_is_reps), "a JSON list of positive numbers")}
+    for col, (rows, expected) in wrong.items():
+        if rows.any():
+            i = rows.idxmax()
+            raise CollectError(csv, f"line {i + 2}: {col}={table.at[i, col]!r} is not {expected}")
+    today = idents.map(lambda d: json.dumps(identity(as_today(d)), sort_keys=True))  # an older table's keys
+    return table[BASELINE_COLUMNS].assign(identity=today, num_envs=num.astype(int), mean=mean)
+
+
+def _json_object(text: str) -> Optional[dict]:
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _is_reps(text) -> bool:
+    try:
+        reps = json.loads(text)
+    except (TypeError, ValueError):
+        return False
+    return isinstance(reps, list) and bool(reps) and all(type(x) in (int, float) and x > 0 for x in reps)
 
 
 def compare_baseline(table: pd.DataFrame, baseline: pd.DataFrame) -> list[str]:
@@ -388,9 +612,11 @@ def _group_markdown(t: pd.DataFrame) -> list[str]:
     cell = {(r.mode, r.num_envs): r for r in t.itertuples()}
     others = [m for m in loops if m != "step" and t.loc[t["mode"] == m, "speedup"].notna().any()]
     paired = [m for m in others if t.loc[t["mode"] == m, "paired_speedup"].notna().any()]
-    has_limit = t["limit"].notna().any()
+    limits = t[t["limit"].notna()].drop_duplicates(["groups", "num_envs"]).set_index(["groups", "num_envs"])["limit"]
+    limit_groups = sorted(set(limits.index.get_level_values("groups")))
     header = (["num_envs"] + labels + [f"{m}/step" for m in others] + [f"{m}/step paired" for m in paired]
-              + (["limit"] + [f"eff {m}" for m in loops] if has_limit else []))
+              + ["limit" if g == 1 else f"limit groups={g}" for g in limit_groups]
+              + ([f"eff {m}" for m in loops] if limit_groups else []))
     rows = []
     for n in sorted(t["num_envs"].unique()):
         get = lambda m: cell.get((m, n))  # noqa: E731
@@ -398,12 +624,20 @@ def _group_markdown(t: pd.DataFrame) -> list[str]:
         row += [_ratio(get(m).speedup, get(m).speedup_lo, get(m).speedup_hi) if get(m) else "" for m in others]
         row += [_ratio(get(m).paired_speedup, get(m).paired_lo, get(m).paired_hi) if get(m) else ""
                 for m in paired]
-        if has_limit:
-            lim = t.loc[(t["num_envs"] == n) & (t["groups"] == 1), "limit"].dropna()
-            row.append(f"{lim.iloc[0]:.0f}" if len(lim) else "")
+        row += [f"{limits[(g, n)]:.0f}" if (g, n) in limits.index else "" for g in limit_groups]
+        if limit_groups:
             row += ["" if not get(m) or pd.isna(get(m).efficiency) else f"{get(m).efficiency:.0%}" for m in loops]
         rows.append(row)
-    return _md_table(header, rows)
+    return _md_table(header, rows) + _limit_gaps(t)
+
+
+def _limit_gaps(t: pd.DataFrame) -> list[str]:
+    """Which probe an empty limit waits for; said only where the configuration has probes at all."""
+    gaps = t[t["limit_missing"] != ""]
+    if gaps.empty or not t["mode_name"].isin(PROBES).any():
+        return []
+    return [""] + [f"- no limit for {mode} at num_envs {', '.join(map(str, sorted(s['num_envs'])))}: {missing} "
+                   "not measured" for (mode, missing), s in gaps.groupby(["mode", "limit_missing"], sort=False)]
 
 
 def _phases_markdown(phases: pd.DataFrame) -> list[str]:
@@ -420,6 +654,11 @@ def _phases_markdown(phases: pd.DataFrame) -> list[str]:
     return lines
 
 
+def _bounded(items: list[str], limit: int = MAX_LISTED) -> list[str]:
+    """Lists that can grow with the pairs or rounds of a collection show a few, then a count."""
+    return items if len(items) <= limit else items[:limit] + [f"... and {len(items) - limit} more"]
+
+
 def render(c: Collection, baseline: Optional[Path]) -> str:
     lines = []
     if not c.table.empty:
@@ -431,12 +670,21 @@ def render(c: Collection, baseline: Optional[Path]) -> str:
         ns = sorted(c.table["n"].unique())
         lines += [FOOTER.format(n=ns[0] if len(ns) == 1 else f"{ns[0]}-{ns[-1]}"), ""]
     lines += _phases_markdown(c.phases)
+    job = lambda f: f"{f['path']} ({f['mode']}, num_envs={f['num_envs']}): {f['error']}"  # noqa: E731
     sections = [
-        ("Failed jobs", [f"{f['path']} ({f['mode']}, num_envs={f['num_envs']}): {f['error']}" for f in c.failed]),
-        ("Skipped files", [f"{b['path']}: {b['reason']}" for b in c.bad]),
-        ("Contended (measured while another job ran on the same host)",
-         [f"{x['path']} on {x['host']}, overlaps {', '.join(x['with'])}" for x in c.contended]),
-        ("Machine-state warnings", c.machine_warnings),
+        ("Paths not found", c.missing),
+        ("Failed jobs", [job(f) for f in c.failed]),
+        ("Skipped jobs (the combination does not apply here; not failures)", [job(f) for f in c.skipped]),
+        ("No result (job folders without result.json: killed, or still running)", c.no_result),
+        ("Duplicates (the same measurement read twice; used once)",
+         [f"{d['path']}: same measurement as {d['kept']}" for d in c.duplicates]),
+        ("Unusable files", [f"{b['path']}: {b['reason']}" for b in c.bad]),
+        (f"Contended: {len(c.contended)} of {len(c.jobs)} jobs were measured while another job ran on the "
+         "same host (another sweep writing into this folder, or a parallel launcher); table.csv marks their "
+         "rows contended", _bounded(c.contention)),
+        ("Machine overloaded while measuring (1-minute load above the CPU count: these figures are slowed "
+         "and ratios between them unreliable; table.csv marks the rows overloaded)", _bounded(c.overloaded)),
+        ("Machine-state warnings", _bounded(c.machine_warnings)),
         (f"Regressions against {baseline}", c.regressions if baseline else []),
     ]
     for title, items in sections:
@@ -505,13 +753,10 @@ def plot_throughput(t: pd.DataFrame, path: Path, title: str) -> None:
         err = [s["mean"] - s["lo"].fillna(s["mean"]), s["hi"].fillna(s["mean"]) - s["mean"]]
         bars = top.errorbar(s["num_envs"], s["mean"], yerr=err, fmt="-o", capsize=3, label=m)
         colour[m] = bars.lines[0].get_color()
-    loops = t[~t["mode_name"].isin(PROBES) & t["limit"].notna()]
-    agent_groups = set(t.loc[t["mode_name"] == "agent_only", "groups"])
-    for g, s in loops.groupby("groups"):
-        if g == 1 or g in agent_groups:
-            s = s.drop_duplicates("num_envs").sort_values("num_envs")
-            top.plot(s["num_envs"], s["limit"], "k--" if g == 1 else "k:",
-                     zorder=4, label="limit = min(env_only, agent_only)" + ("" if g == 1 else f", groups={g}"))
+    for g, s in t[t["limit"].notna()].groupby("groups"):
+        s = s.drop_duplicates("num_envs").sort_values("num_envs")
+        top.plot(s["num_envs"], s["limit"], "k--" if g == 1 else "k:",
+                 zorder=4, label="limit = min(env_only, agent_only)" + ("" if g == 1 else f", groups={g}"))
     top.set_xscale("log", base=2)
     top.set_yscale("log")
     top.set_ylabel("env-steps/s (mean, 95% CI)")
@@ -556,26 +801,51 @@ def slug(name: str) -> str:
 
 def collect(paths: list[Path], out_dir: Optional[Path] = None, baseline: Optional[Path] = None,
             plot: bool = True) -> Collection:
-    """Collect, write table.csv/table.md (+ chart.json, chart.js, throughput.png per group), print the table."""
+    """Collect, write table.csv/table.md (+ chart.json, chart.js, throughput.png per group), print the table.
+
+    Raises CollectError for a --baseline or an output dir it cannot use; a bad baseline stops
+    before anything is written.
+    """
     paths = [Path(p) for p in paths]
+    base = None if baseline is None else load_baseline(baseline)
     c = build(paths)
-    if baseline is not None and c.ok:
-        c.regressions = compare_baseline(c.table, load_baseline(baseline))
+    if base is not None and c.ok:
+        c.regressions = compare_baseline(c.table, base)
     c.markdown = render(c, baseline)
-    if not (c.ok or c.failed or c.bad):
-        print(f"no result files under {', '.join(map(str, paths))}", file=sys.stderr)
+    for p in c.missing:
+        print(f"{PROG}: {p}: no such file or directory", file=sys.stderr)
+    found = [p for p in paths if p.exists()]
+    if not (c.ok or c.failed or c.skipped or c.bad or c.no_result):
+        if found:
+            print(f"no result files under {', '.join(map(str, found))}", file=sys.stderr)
         return c
-    first = paths[0] if paths[0].is_dir() else paths[0].parent
+    first = found[0] if found[0].is_dir() else found[0].parent
     c.out_dir = out = Path(out_dir) if out_dir is not None else first / "summary"
+    print(c.markdown, end="")
+    try:
+        write_summary(c, out, plot)
+    except OSError as e:
+        raise CollectError(e.filename or out, e.strerror or e) from None
+    if not c.ok:
+        print(f"nothing usable: {len(c.failed)} failed jobs, {len(c.skipped)} skipped, {len(c.bad)} unusable "
+              f"files, {len(c.no_result)} job folders without a result", file=sys.stderr)
+    else:
+        print(f"wrote {out}", file=sys.stderr)
+    return c
+
+
+def write_summary(c: Collection, out: Path, plot: bool) -> None:
+    """The summary files into `out`, replacing what an earlier collection wrote there."""
+    if out.exists() and not out.is_dir():
+        raise CollectError(out, "not a directory")
     out.mkdir(parents=True, exist_ok=True)
+    remove_earlier(out)
     c.table.to_csv(out / "table.csv", index=False)
     if not c.phases.empty:
         c.phases.to_csv(out / "phases.csv", index=False)
     (out / "table.md").write_text(c.markdown)
-    print(c.markdown, end="")
     if not c.ok:
-        print(f"nothing usable: {len(c.failed)} failed jobs, {len(c.bad)} unreadable files", file=sys.stderr)
-        return c
+        return
     can_plot = plot and _matplotlib()
     if plot and not can_plot:
         print("plot skipped: matplotlib is not importable (pip install 'ppo-bench[plot]')", file=sys.stderr)
@@ -592,8 +862,23 @@ def collect(paths: list[Path], out_dir: Optional[Path] = None, baseline: Optiona
             title = f"PPO loop throughput: {m['game']}, {m['agent']} on {m['device']}" + (
                 "" if g == SINGLE_GROUP else f"\n{g}")
             plot_throughput(t, where / "throughput.png", title)
-    print(f"wrote {out}", file=sys.stderr)
-    return c
+
+
+def remove_earlier(out: Path) -> None:
+    """Delete what an earlier collection wrote into `out`, by the collector's own file names only.
+
+    Otherwise charts of configurations no longer present, or a phase table when nothing is
+    profiled now, would survive as if current. Looks at `out` and the chart folders one level
+    down; a folder goes only when removing the collector's files left it empty.
+    """
+    for name in SUMMARY_FILES + CHART_FILES:
+        (out / name).unlink(missing_ok=True)
+    for folder in [d for d in out.iterdir() if d.is_dir()]:
+        own = [folder / n for n in CHART_FILES if (folder / n).is_file()]
+        for f in own:
+            f.unlink()
+        if own and not any(folder.iterdir()):
+            folder.rmdir()
 
 
 def main(argv: Optional[list[str]] = None) -> int:
@@ -605,10 +890,10 @@ def main(argv: Optional[list[str]] = None) -> int:
     args = parser.parse_args(argv)
     try:
         c = collect(args.paths, args.out, args.baseline, plot=not args.no_plot)
-    except ValueError as e:
-        print(f"error: {e}", file=sys.stderr)
+    except CollectError as e:
+        print(f"{PROG}: {e}", file=sys.stderr)
         return 1
-    return 0 if c.ok else 1
+    return 0 if c.ok and not c.missing else 1
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ leaves either the previous file or the new one, never half of one.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import platform
@@ -29,11 +30,22 @@ def utc_iso(timestamp: float) -> str:
     return datetime.fromtimestamp(timestamp, tz=timezone.utc).isoformat()
 
 
+def _umask() -> int:
+    mask = os.umask(0)  # the only portable way to read it is to set it and put it back
+    os.umask(mask)
+    return mask
+
+
 def write_atomic(path: Path, record: dict) -> None:
-    """Write JSON to `path` through a temporary file and a rename."""
+    """Write JSON to `path` through a temporary file and a rename.
+
+    mkstemp creates the file 0600; it is widened to what open() would give (0666 less the
+    umask), so results on a shared machine stay readable by the collector of another user.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(fd, 0o666 & ~_umask())
         with os.fdopen(fd, "w") as f:
             json.dump(record, f, indent=2, allow_nan=False)
             f.flush()
@@ -45,33 +57,114 @@ def write_atomic(path: Path, record: dict) -> None:
 
 
 class BadResult(ValueError):
-    """A result file that cannot be used: unreadable JSON, wrong schema, missing fields."""
+    """A result file that cannot be used: unreadable JSON, wrong schema, missing or mistyped fields."""
 
 
-REQUIRED = ("schema", "status", "error", "mode", "game", "agent", "num_envs", "device",
-            "config", "overrides", "timing", "provenance")
+STATUSES = ("ok", "failed", "skipped")  # skipped: the combination does not apply (error says why)
+REQUIRED = {"schema": "integer", "status": "string", "error": "string|null", "mode": "string",
+            "game": "string", "agent": "string", "num_envs": "integer", "device": "string",
+            "config": "object", "overrides": "array", "timing": "object", "provenance": "object"}
+"""Fields every result has, with their JSON types ("number" takes integers; booleans are neither)."""
+OPTIONAL = {
+    "throughput": "object", "throughput.reps": "array", "throughput.reps.*": "number",
+    "throughput.seconds": "array", "throughput.seconds.*": "number",
+    "timing.started_at": "string|null", "timing.finished_at": "string|null",
+    "timing.measure_started_at": "string|null", "timing.measure_finished_at": "string|null",
+    "provenance.host": "string|null", "provenance.gpu": "string|null", "provenance.cpu_count": "integer|null",
+    "machine": "object|null", "machine.before": "object|null", "machine.after": "object|null",
+    "machine.*.load_1m": "number|null", "machine.*.cpu_mhz": "number|null",
+    "phases": "object|null", "phases.ms_per_loop_step": "object|null", "phases.ms_per_loop_step.*": "number",
+    "config.env": "object", "config.agent": "object", "config.schedule": "object", "config.mode": "object",
+    "config.mode.groups": "integer", "config.env.frameskip": "integer", "config.round": "integer",
+    "frameskip": "integer|null", "groups": "integer|null", "warnings": "array",
+    "job": "object|null", "job.output_dir": "string|null",
+}
+"""Fields the collector reads where present; a parent that is absent or null skips its children."""
+TIMES = ("started_at", "finished_at", "measure_started_at", "measure_finished_at")
+
+
+def _kind(value: Any) -> str:
+    """The JSON type name of a parsed value (bool before int: in Python a bool is an int)."""
+    for kind, types in (("null", type(None)), ("boolean", bool), ("integer", int), ("number", float),
+                        ("string", str), ("array", list), ("object", dict)):
+        if isinstance(value, types):
+            return kind
+    return type(value).__name__
+
+
+def _at(record: dict, path: str) -> list[tuple[str, Any]]:
+    """(name, value) of what lies at a dotted path; `*` stands for every item of an array or object."""
+    found = [("", record)]
+    for part in path.split("."):
+        step = []
+        for name, v in found:
+            if part == "*" and isinstance(v, list):
+                step += [(f"{name}[{i}]", x) for i, x in enumerate(v)]
+            elif part == "*" and isinstance(v, dict):
+                step += [(f"{name}.{k}", x) for k, x in v.items()]
+            elif isinstance(v, dict) and part in v:
+                step.append((f"{name}.{part}" if name else part, v[part]))
+        found = step
+    return found
+
+
+def _check_types(record: dict) -> None:
+    for path, allowed in {**REQUIRED, **OPTIONAL}.items():
+        for name, value in _at(record, path):
+            kind = _kind(value)
+            if kind not in allowed.split("|") and not (kind == "integer" and "number" in allowed):
+                raise BadResult(f"{name}: {kind}, expected {allowed.replace('|', ' or ')}")
 
 
 def read_result(path: Path) -> dict:
-    """Load and check one result file; raise BadResult saying what is wrong."""
+    """Load and check one result file; raise BadResult saying what is wrong.
+
+    Types are checked, not only presence, so that a file that would break the collector (or
+    read `true` as 1.0) is refused with one reason, and resume runs such a job again.
+    """
     try:
         record = json.loads(Path(path).read_text())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
         raise BadResult(f"unreadable: {e}") from None
     if not isinstance(record, dict):
         raise BadResult("not a JSON object")
-    if record.get("schema") != SCHEMA:
+    if record.get("schema") != SCHEMA or _kind(record.get("schema")) != "integer":
         raise BadResult(f"schema={record.get('schema')!r}, expected {SCHEMA}")
     missing = [k for k in REQUIRED if k not in record]
     if missing:
         raise BadResult(f"missing fields: {', '.join(missing)}")
-    if record["status"] not in ("ok", "failed"):
-        raise BadResult(f"status={record['status']!r}, expected ok or failed")
+    _check_types(record)
+    if record["status"] not in STATUSES:
+        raise BadResult(f"status={record['status']!r}, expected {', '.join(STATUSES)}")
     if record["status"] == "ok":
         reps = (record.get("throughput") or {}).get("reps")
-        if not reps or not all(isinstance(x, (int, float)) and x > 0 for x in reps):
+        if not reps or not all(x > 0 for x in reps):
             raise BadResult("status ok but throughput.reps is empty or not positive numbers")
+    for key in TIMES:
+        value = record["timing"].get(key)
+        if value is None:
+            continue
+        try:
+            datetime.fromisoformat(value)
+        except ValueError:
+            raise BadResult(f"timing.{key}: {value!r} is not an ISO 8601 time") from None
     return record
+
+
+def measurement_key(record: dict) -> Optional[str]:
+    """What identifies one measurement, whichever file it was read from; None if it cannot tell.
+
+    The host and the job's clock readings (start, end, and the measurement window) with the raw
+    repetitions: a copy of a result file carries them unchanged, two real jobs never share them.
+    A record without any timestamp is never taken for another.
+    """
+    timing = record["timing"]
+    if not any(timing.get(k) for k in TIMES):
+        return None
+    thr = record.get("throughput") or {}
+    key = [record["status"], record["provenance"].get("host"), *(timing.get(k) for k in TIMES),
+           thr.get("reps"), thr.get("seconds"), record["error"]]
+    return hashlib.sha1(json.dumps(key).encode()).hexdigest()
 
 
 def _run(cmd: list[str]) -> Optional[str]:

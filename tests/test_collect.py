@@ -27,14 +27,17 @@ _clock = itertools.count()
 
 
 def record(mode="step", n=8, reps=(100.0,), *, groups=1, round=0, frameskip=5, seed=0,
-           sched_reps=3, host="h1", start=None, load=0.5, mhz=2400.0, status="ok", error=None,
-           env_extra=None, sched_extra=None, phases=None) -> dict:
-    """A minimal record as runner.run writes it; each gets its own 10 s window unless `start` is given."""
+           sched_reps=3, host="h1", start=None, setup_s=2, load=0.5, load_after=None, mhz=2400.0, cpus=2, status="ok",
+           error=None, env_extra=None, agent=None, sched_extra=None, phases=None) -> dict:
+    """A minimal record as runner.run writes it; each gets its own 10 s window unless `start` is given.
+
+    The job starts `setup_s` before its 5 s measurement and ends with it.
+    """
     start = T0 + timedelta(seconds=10 * next(_clock)) if start is None else start
     end = start + timedelta(seconds=5)
     config = {
         "env": {"game": "pong", "num_envs": n, "frameskip": frameskip, "num_threads": None, **(env_extra or {})},
-        "agent": {"name": "nature_cnn", "compile": True, "num_steps": 128},
+        "agent": {"name": "nature_cnn", "compile": True, "num_steps": 128} if agent is None else agent,
         "schedule": {"reps": sched_reps, "bench_steps": 1000, "warmup": 64, **(sched_extra or {})},
         "mode": {"name": mode, "groups": groups},
         "device": "auto", "seed": seed, "round": round,
@@ -43,21 +46,23 @@ def record(mode="step", n=8, reps=(100.0,), *, groups=1, round=0, frameskip=5, s
         "schema": 1, "status": status, "error": error, "warnings": [], "mode": mode, "game": "pong",
         "agent": "nature_cnn", "num_envs": n, "device": "cpu", "frameskip": frameskip, "groups": groups,
         "round": round, "seed": seed, "config": config, "overrides": [],
-        "timing": {"started_at": (start - timedelta(seconds=2)).isoformat(), "finished_at": end.isoformat()},
+        "timing": {"started_at": (start - timedelta(seconds=setup_s)).isoformat(), "finished_at": end.isoformat()},
         "provenance": {"host": host, "python": "3.11", "torch": "2", "ale_py": "0.12.1", "cuda": None,
-                       "gpu": None, "cpu_count": 2, "git_commit": "abc"},
+                       "gpu": None, "cpu_count": cpus, "git_commit": "abc"},
     }
     if status == "ok":
         rec["throughput"] = {"unit": results.UNIT, "reps": list(reps)}
         rec["timing"].update(measure_started_at=start.isoformat(), measure_finished_at=end.isoformat())
-        rec["machine"] = {"before": {"load_1m": load, "cpu_mhz": mhz}, "after": {"load_1m": load, "cpu_mhz": mhz}}
+        after = load if load_after is None else load_after
+        rec["machine"] = {"before": {"load_1m": load, "cpu_mhz": mhz}, "after": {"load_1m": after, "cpu_mhz": mhz}}
         rec["phases"] = None if phases is None else {"loop_steps": 1000, "wall_s": 1.0, "ms_per_loop_step": phases}
     return rec
 
 
-def write(root: Path, name: str, **kw) -> Path:
+def write(root: Path, name: str, job_num=None, **kw) -> Path:
+    """record(**kw) written as the runner does, into the folder it names as the job's."""
     path = root / name / "result.json"
-    results.write_atomic(path, record(**kw))
+    results.write_atomic(path, {**record(**kw), "job": {"num": job_num, "output_dir": str(path.parent)}})
     assert results.read_result(path)["status"] == kw.get("status", "ok")
     return path
 
@@ -123,27 +128,59 @@ def test_exact_mean_interval_and_speedup(tmp_path, capsys):
 
 
 def test_limit_serial_efficiency(tmp_path, capsys):
-    for mode, n, groups, thr in [("step", 8, 1, 100), ("env_only", 8, 1, 400), ("agent_only", 8, 1, 200), ("agent_only", 8, 2, 300),
+    for mode, n, groups, thr in [("step", 8, 1, 100), ("env_only", 8, 1, 400), ("agent_only", 8, 1, 200),
+                                 ("env_only", 8, 2, 250), ("agent_only", 8, 2, 300),
                                  ("sendrecv", 8, 1, 150), ("async", 8, 2, 240),
-                                 ("env_only", 16, 1, 800), ("agent_only", 16, 1, 500), ("async", 16, 4, 450)]:
+                                 ("env_only", 16, 1, 800), ("agent_only", 16, 1, 500), ("env_only", 16, 2, 700),
+                                 ("async", 16, 4, 450)]:
         write(tmp_path, f"{mode}{n}g{groups}", mode=mode, n=n, groups=groups, reps=[thr, thr])
     c = collect([tmp_path], plot=False)
     sr = row(c, "sendrecv", 8)
     assert (sr["limit"], sr["serial"], sr["efficiency"]) == (200, pytest.approx(1 / (1 / 400 + 1 / 200)), 0.75)
-    a8 = row(c, "async[groups=2]", 8)  # uses agent_only with groups=2
-    assert (a8["limit"], a8["serial"], a8["efficiency"]) == (300, pytest.approx(1 / (1 / 400 + 1 / 300)), 0.8)
-    a16 = row(c, "async[groups=4]", 16)  # no agent_only groups=4 at 16: falls back to groups=1
-    assert (a16["limit"], a16["serial"], a16["efficiency"]) == (500, pytest.approx(1 / (1 / 800 + 1 / 500)), 0.9)
-    probe = row(c, "env_only", 8)  # a probe bounds the loop: no efficiency, no speed-up of its own
+    a8 = row(c, "async[groups=2]", 8)  # both probes at groups=2, never env_only at groups=1
+    assert (a8["limit"], a8["serial"], a8["efficiency"]) == (250, pytest.approx(1 / (1 / 250 + 1 / 300)), 0.96)
+    a16 = row(c, "async[groups=4]", 16)  # no probe at groups=4: no limit, and no fallback to groups=1
+    assert np.isnan([a16["limit"], a16["serial"], a16["efficiency"]]).all()
+    assert a16["limit_missing"] == "env_only groups=4 and agent_only groups=4"
+    assert row(c, "env_only[groups=2]", 16)["limit_missing"] == "agent_only groups=2"
+    probe = row(c, "env_only[groups=1]", 8)  # a probe bounds the loop: no efficiency, no speed-up of its own
     assert (probe["limit"], np.isnan(probe["efficiency"]), np.isnan(probe["speedup"])) == (200, True, True)
+    assert (row(c, "env_only[groups=2]", 8)["limit"], row(c, "env_only[groups=2]", 8)["mean"]) == (250, 250)
     assert row(c, "step", 8)["efficiency"] == 0.5 and row(c, "sendrecv", 8)["speedup"] == pytest.approx(1.5)
-    assert set(c.table["mode"]) == {"step", "env_only", "agent_only[groups=1]", "agent_only[groups=2]", "sendrecv",
-                                    "async[groups=2]", "async[groups=4]"}
+    assert set(c.table["mode"]) == {"step", "env_only[groups=1]", "env_only[groups=2]", "agent_only[groups=1]",
+                                    "agent_only[groups=2]", "sendrecv", "async[groups=2]", "async[groups=4]"}
     out = capsys.readouterr().out
-    assert ("| sendrecv/step | async[groups=2]/step | limit | eff step | eff sendrecv | eff async[groups=2] "
-            "| eff async[groups=4] |") in out
-    assert "| 1.50x [1.50, 1.50] | 2.40x [2.40, 2.40] | 200 | 50% | 75% | 80% |  |" in out
+    assert ("| sendrecv/step | async[groups=2]/step | limit | limit groups=2 | eff step | eff sendrecv "
+            "| eff async[groups=2] | eff async[groups=4] |") in out
+    assert "| 1.50x [1.50, 1.50] | 2.40x [2.40, 2.40] | 200 | 250 | 50% | 75% | 96% |  |" in out
+    assert "| 500 |  |  |  |  |  |\n" in out
+    assert ("- no limit for async[groups=4] at num_envs 16: env_only groups=4 and agent_only groups=4 "
+            "not measured") in out
+    assert "- no limit for env_only[groups=2] at num_envs 16: agent_only groups=2 not measured" in out
     assert "env_only/step" not in out
+
+
+def test_no_limit_notes_without_probes(tmp_path):
+    write(tmp_path, "s", mode="step", reps=[100.0, 100.0])
+    write(tmp_path, "a", mode="async", groups=2, reps=[150.0, 150.0])
+    c = collect([tmp_path], plot=False)
+    assert c.table["limit"].isna().all() and "no limit" not in c.markdown and "limit" not in c.markdown
+
+
+def test_probe_rows_are_keyed_by_groups_whether_or_not_the_file_names_them(tmp_path):
+    for rnd, thr in enumerate([400.0, 420.0]):
+        write(tmp_path, f"env_g1_r{rnd}", mode="env_only", round=rnd, reps=[thr])
+    old = tmp_path / "env_old" / "result.json"  # an env_only file from before mode.groups was stored
+    rec = record(mode="env_only", round=2, reps=[410.0])
+    del rec["config"]["mode"]["groups"], rec["groups"]
+    results.write_atomic(old, rec)
+    write(tmp_path, "env_g2", mode="env_only", groups=2, reps=[300.0])
+    write(tmp_path, "agent_g1", mode="agent_only", reps=[200.0])
+    write(tmp_path, "agent_g2", mode="agent_only", groups=2, reps=[250.0])
+    c = collect([tmp_path], plot=False)
+    g1, g2 = row(c, "env_only[groups=1]", 8), row(c, "env_only[groups=2]", 8)
+    assert (g1["jobs"], g1["mean"], g1["limit"]) == (3, 410.0, 200.0)
+    assert (g2["jobs"], g2["mean"], g2["limit"]) == (1, 300.0, 250.0)
 
 
 def _rounds(root, step, fast, **kw):
@@ -201,6 +238,28 @@ def test_machine_state_warnings(tmp_path, capsys):
     assert "Machine-state warnings" in capsys.readouterr().out
 
 
+def test_load_above_the_cpu_count_is_one_warning_per_group(tmp_path, capsys):
+    write(tmp_path, "s1", mode="step", n=1, reps=[100.0], load=9.0, cpus=2)
+    write(tmp_path, "r1", mode="sendrecv", n=1, reps=[900.0], load=2.0, cpus=2)  # at the count: not above
+    write(tmp_path, "s8", mode="step", n=8, reps=[100.0], load=0.5, load_after=3.5, cpus=2)
+    write(tmp_path, "other", mode="step", n=8, reps=[100.0], frameskip=4, load=3.0, cpus=4)
+    c = collect([tmp_path], plot=False)
+    assert c.overloaded == ["env.frameskip=5: 2 of 3 jobs, load up to 9.0 on 2 CPUs: step n=1, step n=8"]
+    flags = {(r.group, r.mode, r.num_envs): r.overloaded for r in c.table.itertuples()}
+    assert flags == {("env.frameskip=4", "step", 8): False, ("env.frameskip=5", "step", 1): True,
+                     ("env.frameskip=5", "step", 8): True, ("env.frameskip=5", "sendrecv", 1): False}
+    assert "**Machine overloaded while measuring" in capsys.readouterr().out
+
+
+def test_load_warnings_stay_bounded(tmp_path):
+    for seed in range(30):  # 30 configurations, each measured overloaded
+        write(tmp_path, f"s{seed}", mode="step", seed=seed, reps=[100.0], load=5.0)
+    c = collect([tmp_path], plot=False)
+    assert len(c.overloaded) == 30
+    listed = c.markdown.split("**Machine overloaded")[1].split("\n\n")[1].splitlines()
+    assert len(listed) == 21 and listed[-1] == "- ... and 10 more"
+
+
 def test_corrupt_and_failed_are_reported_and_the_rest_collected(tmp_path, capsys):
     good = write(tmp_path, "good", mode="step", reps=[100.0, 110.0])
     failed = write(tmp_path, "failed", mode="sendrecv", n=16, status="failed", error="RuntimeError: boom")
@@ -256,6 +315,43 @@ def test_a_key_the_schema_gained_reads_as_its_default_in_older_files(tmp_path, c
     assert not pd.isna(row(c, "sendrecv", 8, "env.upload=pinned").speedup), "old and new must compare"
 
 
+def test_agent_compile_reads_as_runtime_and_backend_defaults_to_ale(tmp_path, capsys):
+    new = lambda runtime: {"name": "nature_cnn", "runtime": runtime, "num_steps": 128}  # noqa: E731
+    write(tmp_path, "old", mode="step", reps=(100.0, 110.0))  # agent.compile=true, no env.backend
+    write(tmp_path, "new", mode="sendrecv", reps=(120.0, 130.0), agent=new("compiled"), env_extra={"backend": "ale"})
+    write(tmp_path, "old_eager", mode="step", reps=(50.0, 55.0),
+          agent={"name": "nature_cnn", "compile": False, "num_steps": 128})
+    write(tmp_path, "pool", mode="step", reps=(90.0, 95.0), agent=new("compiled"), env_extra={"backend": "envpool"})
+    c = collect([tmp_path], plot=False)
+    compiled, eager, pool = ("agent.runtime=compiled, env.backend=ale", "agent.runtime=eager, env.backend=ale",
+                             "agent.runtime=compiled, env.backend=envpool")
+    assert sorted(c.table["group"].unique()) == sorted([compiled, eager, pool])
+    assert not pd.isna(row(c, "sendrecv", 8, compiled).speedup), "old compile=true and new compiled must compare"
+    assert all("agent.compile" not in json.loads(i) for i in c.table["identity"])
+    cols = c.table.set_index("group")[["backend", "runtime"]]
+    assert cols.loc[eager].tolist() == ["ale", "eager"] and cols.loc[pool].tolist() == ["envpool", "compiled"]
+    csv = pd.read_csv(tmp_path / "summary" / "table.csv")
+    assert {"backend", "runtime"} <= set(csv.columns) and sorted(set(csv["runtime"])) == ["compiled", "eager"]
+
+
+def test_a_baseline_table_from_before_agent_runtime_still_matches(tmp_path, capsys):
+    _sweep(tmp_path / "old")
+    collect([tmp_path / "old"], plot=False)
+    csv = tmp_path / "old" / "summary" / "table.csv"
+    table = pd.read_csv(csv)
+
+    def older(text):  # as the collector wrote it before agent.runtime and env.backend existed
+        ident = json.loads(text)
+        del ident["agent.runtime"], ident["env.backend"]
+        return json.dumps({**ident, "agent.compile": True}, sort_keys=True)
+
+    table["identity"] = table["identity"].map(older)
+    table.to_csv(csv, index=False)
+    _sweep(tmp_path / "new", slow=0.7)
+    c = collect([tmp_path / "new"], baseline=tmp_path / "old" / "summary", plot=False)
+    assert c.table["baseline_ratio"].notna().all() and len(c.regressions) == 1
+
+
 def test_profiled_jobs_give_a_phase_table_and_stay_in_their_group(tmp_path, capsys):
     ms = lambda emu, inf: {"emulators": emu, "upload": 0.1, "inference": inf, "action_download": 0.05,  # noqa: E731
                            "stores": 0.02, "update": 0.3, "drain": 0.0, "other": 0.03}
@@ -305,12 +401,14 @@ def test_contended_same_host_only(tmp_path, capsys):
     a = write(tmp_path, "a", mode="step", reps=[100.0, 100.0], host="h1", start=at)
     b = write(tmp_path, "b", mode="sendrecv", reps=[150.0, 150.0], host="h1", start=at + timedelta(seconds=3))
     write(tmp_path, "c", mode="step", n=16, reps=[100.0, 100.0], host="h2", start=at)
-    write(tmp_path, "d", mode="sendrecv", n=16, reps=[150.0, 150.0], host="h1", start=at + timedelta(seconds=8))  # starts as b ends
+    write(tmp_path, "d", mode="sendrecv", n=16, reps=[150.0, 150.0], host="h1", start=at + timedelta(seconds=8),
+          setup_s=0)  # starts as b ends
     c = collect([tmp_path], plot=False)
-    assert [(x["path"], x["with"]) for x in c.contended] == [(str(a), [str(b)]), (str(b), [str(a)])]
+    assert c.contended == [{"path": str(a), "host": "h1", "overlaps": 1}, {"path": str(b), "host": "h1", "overlaps": 1}]
     assert dict(zip(zip(c.table["mode"], c.table["num_envs"]), c.table["contended"])) == {
         ("step", 8): True, ("sendrecv", 8): True, ("step", 16): False, ("sendrecv", 16): False}
-    assert f"- {a} on h1, overlaps {b}" in capsys.readouterr().out
+    assert (f"- h1, {(at - timedelta(seconds=2)).isoformat()} to {(at + timedelta(seconds=8)).isoformat()}: 2 jobs, "
+            f"e.g. {a} measured during {b}") in capsys.readouterr().out
 
 
 def test_chart_arrays_sorted_integer(tmp_path):
@@ -389,7 +487,7 @@ def test_main_exit_codes(tmp_path, capsys):
     write(tmp_path / "bad", "f", mode="step", status="failed", error="ValueError: x")
     assert main([str(tmp_path / "bad"), "--no-plot"]) == 1
     captured = capsys.readouterr()
-    assert "nothing usable: 1 failed jobs, 0 unreadable files" in captured.err
+    assert "nothing usable: 1 failed jobs, 0 skipped, 0 unusable files, 0 job folders without a result" in captured.err
     assert "ValueError: x" in (tmp_path / "bad" / "summary" / "table.md").read_text()
     write(tmp_path / "ok", "s", mode="step", reps=[100.0, 100.0])
     assert main([str(tmp_path / "ok"), "--out", str(tmp_path / "o"), "--no-plot"]) == 0
