@@ -176,6 +176,15 @@ def _run(cmd: list[str]) -> Optional[str]:
     return out.stdout.strip() if out.returncode == 0 else None
 
 
+def _installed(distribution: str) -> Optional[str]:
+    from importlib import metadata
+
+    try:
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return None
+
+
 def provenance() -> dict:
     """What ran where: host, versions, accelerator, source commit (local commands only)."""
     import ale_py
@@ -191,6 +200,8 @@ def provenance() -> dict:
         "torch": torch.__version__,
         "ale_py": ale_py.__version__,
         "numpy": __import__("numpy").__version__,
+        # the other backends' packages, by their installed metadata (nothing is imported)
+        **{name.replace("-", "_"): _installed(name) for name in ("envpool", "gymnasium", "opencv-python-headless")},
         "cuda": torch.version.cuda if cuda else None,
         "gpu": torch.cuda.get_device_name() if cuda else None,
         "cpu_count": os.cpu_count(),
