@@ -172,6 +172,9 @@ def validate(cfg: Any) -> None:
         )
     if cfg.mode.groups > 1 and cfg.mode.name not in GROUPED_MODES:
         raise NotApplicable(f"mode.groups={cfg.mode.groups}: only {', '.join(GROUPED_MODES)} take groups > 1")
+    if cfg.agent.runtime == "graphed" and cfg.env.upload != "pinned" and cfg.mode.name != "env_only":
+        raise NotApplicable(f"env.upload={cfg.env.upload}: agent.runtime=graphed uploads from its own "
+                            "pinned buffer inside its graph; allowed: pinned")
     if cfg.mode.name == "async" and cfg.mode.groups == 1:
         raise NotApplicable("mode.groups=1: async in one batch is sendrecv; use mode=sendrecv or groups >= 2")
     _at_least("seed", cfg.seed, 0)

@@ -97,6 +97,7 @@ BAD_VALUES = [
     (["mode.groups=0"], "mode.groups=0: must be >= 1"),
     (["mode.groups=2"], "mode.groups=2: only async, env_only, agent_only take groups > 1"),
     (["mode=async", "mode.groups=1"], "mode.groups=1: async in one batch is sendrecv"),
+    (["agent.runtime=graphed", "env.upload=pageable"], "env.upload=pageable: agent.runtime=graphed uploads"),
     (["env.backend=brax"], "env.backend=brax: must be one of ale, envpool, gymnasium"),
     (["agent.runtime=jit"], "agent.runtime=jit: must be one of compiled, graphed, eager"),
     (["mode.name=pipelined"], "mode.name=pipelined: must be one of step, sendrecv, async, env_only, agent_only"),
