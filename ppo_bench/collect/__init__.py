@@ -55,9 +55,9 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
-from . import results, stats
-from .config import AgentConfig, EnvConfig, ScheduleConfig
-from .phases import PHASES
+from .. import results, stats
+from ..config import AgentConfig, EnvConfig, ScheduleConfig
+from ..phases import PHASES
 
 MODE_ORDER = ("step", "sendrecv", "async", "env_only", "agent_only")
 PROBES = ("env_only", "agent_only")  # each measures one side alone; together they bound the loop
@@ -895,6 +895,3 @@ def main(argv: Optional[list[str]] = None) -> int:
         return 1
     return 0 if c.ok and not c.missing else 1
 
-
-if __name__ == "__main__":
-    sys.exit(main())
