@@ -1,0 +1,52 @@
+"""Collect result files into tables, chart arrays and a plot.
+
+    python -m ppo_bench.collect PATH [PATH...] [--out DIR] [--baseline DIR] [--no-plot]
+
+Every `**/result.json` under the paths is read (never written). What may be
+compared or merged is decided by the configs, not by where the files lie:
+
+- Results whose configs differ in anything but the mode subtree, `env.num_envs`,
+  `round` and `schedule.profile` (which only adds a repetition after the timed
+  ones) measure different things, so they are never merged: each distinct
+  rest-of-config (plus the device the job really ran on; the config may say
+  "auto") is a group, named by the keys in which the groups differ. A key that
+  the schema gained after a file was written reads as its default there, and
+  the old `agent.compile` reads as `agent.runtime` (true: compiled, false:
+  eager). table.csv also has `backend` and `runtime` as plain columns.
+- Jobs that differ only in `round` are repetitions of one measurement: their
+  reps are pooled. Rounds run back to back also give a paired speed-up (per
+  round, mode over step), which survives drift that an unpaired ratio does not.
+- One measurement is counted once, however many files hold it: a duplicate is
+  a file whose host, clock readings (job start and end, measurement start and
+  end) and raw reps and seconds equal another's (`results.measurement_key`),
+  as in a copied sweep folder collected with its original. The file still in
+  the folder its job wrote it to is kept; the copies are listed.
+- A measurement that overlaps another job's run on the same host (its set-up,
+  warm-up or measurement; failed jobs too) was disturbed. One sweep runs its
+  jobs one after another, so this means a second sweep writing into the
+  folder, or a parallel launcher: such jobs are marked contended, never
+  trusted silently. Jobs measured while the 1-minute load exceeded the CPU
+  count are marked overloaded.
+- Nothing is dropped silently: failed jobs, skipped ones (a combination that
+  does not apply, never a failure), unusable files, job folders without a
+  result and paths that do not exist are listed in table.md.
+
+Jobs run with `schedule.profile=true` also give a table of where the loop
+step's time goes (phases.csv, and a section of table.md), averaged over rounds.
+
+Figures are rounded only when rendered (table.md, chart arrays); table.csv keeps
+full precision and the raw reps, so a later collection can use it as a baseline.
+A collection replaces the summary files an earlier one wrote into the out dir
+(by the collector's own file names; nothing else there is touched). A path it
+cannot use (--out, --baseline) ends it with one line naming the path, exit 1.
+
+The package has one module per step, each importing only those before it: load
+(find and read the result files; what cannot be used), tables (the statistics),
+plots (the figure), render (table.md, the chart arrays, the out dir) and cli
+(collect() and main()).
+"""
+
+from .cli import collect, main
+from .load import CollectError, Collection
+
+__all__ = ["Collection", "CollectError", "collect", "main"]

@@ -1,0 +1,71 @@
+"""Collect result files into tables, chart arrays and a plot.
+
+collect() runs the steps in order (load, tables, render; render draws the plots) and
+prints the table: it is what the command line and the end of a multirun (sweep.py) call.
+main() is the command line around it: a CollectError (an --out or --baseline it cannot
+use) becomes one line naming the path, exit 1; exit 0 only when something usable was
+collected and every path given exists.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Optional
+
+from .load import CollectError, Collection
+from .render import render, write_summary
+from .tables import build, compare_baseline, load_baseline
+
+PROG = "ppo_bench.collect"
+
+
+def collect(paths: list[Path], out_dir: Optional[Path] = None, baseline: Optional[Path] = None,
+            plot: bool = True) -> Collection:
+    """Collect, write table.csv/table.md (+ chart.json, chart.js, throughput.png per group), print the table.
+
+    Raises CollectError for a --baseline or an output dir it cannot use; a bad baseline stops
+    before anything is written.
+    """
+    paths = [Path(p) for p in paths]
+    base = None if baseline is None else load_baseline(baseline)
+    c = build(paths)
+    if base is not None and c.ok:
+        c.regressions = compare_baseline(c.table, base)
+    c.markdown = render(c, baseline)
+    for p in c.missing:
+        print(f"{PROG}: {p}: no such file or directory", file=sys.stderr)
+    found = [p for p in paths if p.exists()]
+    if not (c.ok or c.failed or c.skipped or c.bad or c.no_result):
+        if found:
+            print(f"no result files under {', '.join(map(str, found))}", file=sys.stderr)
+        return c
+    first = found[0] if found[0].is_dir() else found[0].parent
+    c.out_dir = out = Path(out_dir) if out_dir is not None else first / "summary"
+    print(c.markdown, end="")
+    try:
+        write_summary(c, out, plot)
+    except OSError as e:
+        raise CollectError(e.filename or out, e.strerror or e) from None
+    if not c.ok:
+        print(f"nothing usable: {len(c.failed)} failed jobs, {len(c.skipped)} skipped, {len(c.bad)} unusable "
+              f"files, {len(c.no_result)} job folders without a result", file=sys.stderr)
+    else:
+        print(f"wrote {out}", file=sys.stderr)
+    return c
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    parser = argparse.ArgumentParser(prog="ppo-bench-collect", description=__doc__.split("\n\n")[0])
+    parser.add_argument("paths", nargs="+", type=Path, help="result files or directories to search")
+    parser.add_argument("--out", type=Path, help="output dir (default: <first PATH>/summary)")
+    parser.add_argument("--baseline", type=Path, help="earlier summary dir (table.csv) or dir of results")
+    parser.add_argument("--no-plot", action="store_true", help="skip throughput.png")
+    args = parser.parse_args(argv)
+    try:
+        c = collect(args.paths, args.out, args.baseline, plot=not args.no_plot)
+    except CollectError as e:
+        print(f"{PROG}: {e}", file=sys.stderr)
+        return 1
+    return 0 if c.ok and not c.missing else 1

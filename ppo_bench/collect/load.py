@@ -1,0 +1,277 @@
+"""Finding and reading result files: which files count, and how their jobs group.
+
+The first step of a collection, and the only one that opens result files. It lists what
+cannot be used (bad files, copies of a measurement already read, job folders without a
+result, paths that do not exist) and the failed and skipped jobs, and reads every config
+in today's schema (old keys renamed, keys gained since at their defaults), so that a
+job's identity, and with it the group it is pooled in, does not depend on when its file
+was written (see the package docstring). An earlier table.csv given as a baseline is
+checked here too. Nothing here computes a statistic: the Collection defined here is
+filled in by the later steps.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Optional
+
+import numpy as np
+import pandas as pd
+
+from .. import results
+from ..config import AgentConfig, EnvConfig, ScheduleConfig
+
+NOT_IDENTITY = ("env.num_envs", "round", "schedule.profile")  # and every key under mode.
+SCHEMA_DEFAULTS = {f"{g}.{k}": v for g, cls in (("env", EnvConfig), ("agent", AgentConfig),
+                                                ("schedule", ScheduleConfig)) for k, v in vars(cls()).items()}
+"""Flat defaults of the schema's groups (mode aside), for keys older result files lack."""
+SINGLE_GROUP = "all"
+RUN_MARKERS = (".hydra", "run.log")  # what a job of run.py leaves in its folder besides result.json
+BASELINE_COLUMNS = ["identity", "mode", "num_envs", "mean", "reps"]
+
+
+class CollectError(Exception):
+    """A path the collector cannot use (the --out dir, a --baseline table): main prints one line."""
+
+    def __init__(self, path, reason):
+        super().__init__(f"{path}: {reason}")
+
+
+@dataclass
+class Collection:
+    """What one collection found; `table` is what table.csv holds."""
+    table: pd.DataFrame      # one row per group x mode x num_envs
+    jobs: pd.DataFrame       # one row per ok result file (one per measurement: duplicates dropped)
+    runs: pd.DataFrame       # one row per repetition (long form)
+    phases: pd.DataFrame     # ms per loop step by phase, one row per group x mode x num_envs (profiled jobs)
+    failed: list[dict] = field(default_factory=list)      # path, mode, num_envs, error
+    skipped: list[dict] = field(default_factory=list)     # path, mode, num_envs, error (why it does not apply)
+    bad: list[dict] = field(default_factory=list)         # path, reason
+    duplicates: list[dict] = field(default_factory=list)  # path, kept: the copy not used and the one used
+    no_result: list[str] = field(default_factory=list)    # job folders without a result file
+    missing: list[str] = field(default_factory=list)      # paths given that do not exist
+    contended: list[dict] = field(default_factory=list)   # path, host, overlaps (other jobs' runs)
+    contention: list[str] = field(default_factory=list)   # one line per stretch of overlapping runs on a host
+    overloaded: list[str] = field(default_factory=list)   # one line per group measured above the CPU count
+    machine_warnings: list[str] = field(default_factory=list)
+    regressions: list[str] = field(default_factory=list)
+    markdown: str = ""
+    out_dir: Optional[Path] = None
+
+    @property
+    def ok(self) -> bool:
+        return len(self.jobs) > 0
+
+
+def find_files(paths: list[Path]) -> list[Path]:
+    """Result files under the paths, each once, named as found (so reports show the paths users gave)."""
+    found: dict[Path, Path] = {}
+    for p in map(Path, paths):
+        for f in [p] if p.is_file() else sorted(p.rglob(results.FILENAME)):
+            found.setdefault(f.resolve(), f)
+    return sorted(found.values())
+
+
+def find_unfinished(paths: list[Path]) -> list[str]:
+    """Job folders (Hydra's `.hydra/` or a run log in them) that hold no result file."""
+    folders = {m.parent for p in map(Path, paths) if p.is_dir() for name in RUN_MARKERS for m in p.rglob(name)}
+    return sorted(str(f) for f in folders if not (f / results.FILENAME).exists())
+
+
+def _read(files: list[Path]) -> tuple[list[tuple[Path, dict]], list[dict]]:
+    records, bad = [], []
+    for path in files:
+        try:
+            records.append((path, results.read_result(path)))
+        except results.BadResult as e:
+            bad.append({"path": str(path), "reason": str(e)})
+    return records, bad
+
+
+def _at_home(path: Path, rec: dict) -> bool:
+    """Whether the file lies in the folder its job wrote it to (the original, not a copy)."""
+    home = (rec.get("job") or {}).get("output_dir")
+    return home is not None and Path(home).resolve() == path.parent.resolve()
+
+
+def _drop_duplicates(records: list[tuple[Path, dict]]) -> tuple[list[tuple[Path, dict]], list[dict]]:
+    """One file per measurement (see the package docstring); the others are reported, never pooled.
+
+    The file kept is the one in the folder its job wrote it to, else the first by path.
+    """
+    if not records:
+        return records, []
+    files = pd.DataFrame({"path": [str(p) for p, _ in records], "home": [_at_home(p, r) for p, r in records],
+                          "key": [results.measurement_key(r) for _, r in records]})
+    files = files.sort_values(["home", "path"], ascending=[False, True])
+    files["kept"] = files.groupby("key")["path"].transform("first")  # no key (no timestamps): never merged
+    copies = files[files["key"].notna() & (files["path"] != files["kept"])].sort_values("path")
+    dropped = set(copies.index)
+    return ([pr for i, pr in enumerate(records) if i not in dropped],
+            [{"path": p, "kept": k} for p, k in zip(copies["path"], copies["kept"])])
+
+
+def flatten(d: dict, prefix: str = "") -> dict:
+    out = {}
+    for k, v in d.items():
+        if isinstance(v, dict):
+            out.update(flatten(v, f"{prefix}{k}."))
+        else:
+            out[f"{prefix}{k}"] = v
+    return out
+
+
+def _seconds(s: Optional[str]) -> float:
+    """An ISO 8601 time as POSIX seconds (NaN when absent), so windows compare as plain numbers."""
+    return datetime.fromisoformat(s.replace("Z", "+00:00")).timestamp() if s else np.nan
+
+
+def _run_window(timing: dict) -> tuple[float, float]:
+    """The job's whole run, set-up to end; the measurement alone where a file lacks the job's times."""
+    return (_seconds(timing.get("started_at") or timing.get("measure_started_at")),
+            _seconds(timing.get("finished_at") or timing.get("measure_finished_at")))
+
+
+def _readings(machine: dict, key: str) -> list[float]:
+    """A machine reading taken just before and just after the measurement, where it was readable."""
+    values = [(machine.get(when) or {}).get(key) for when in ("before", "after")]
+    return [v for v in values if v is not None] or [np.nan]
+
+
+def as_today(flat: dict) -> dict:
+    """A flat config in today's schema: keys it gained read as their defaults, and agent.compile
+    (a bool, before agent.runtime) read as runtime compiled or eager, so old files group with new."""
+    flat = dict(flat)
+    if "agent.compile" in flat:
+        compiled = flat.pop("agent.compile")
+        flat.setdefault("agent.runtime", "compiled" if compiled else "eager")
+    return {**SCHEMA_DEFAULTS, **flat}
+
+
+def identity(flat: dict) -> dict:
+    """The keys that say what was measured: all but the mode's, num_envs, round and profile."""
+    return {k: v for k, v in flat.items() if k not in NOT_IDENTITY and not k.startswith("mode.")}
+
+
+def _job(path: Path, rec: dict) -> dict:
+    flat = as_today(flatten(rec["config"]))
+    flat["device"] = rec["device"]  # what it ran on, not "auto"
+    ident = identity(flat)
+    # groups as the schema's default (or the record's own field) where the mode config lacks it,
+    # so files with and without the key share one row
+    mode_cfg = {"groups": rec.get("groups") or 1, **(rec["config"].get("mode") or {"name": rec["mode"]})}
+    timing, machine = rec["timing"], rec.get("machine") or {}
+    run = _run_window(timing)
+    return {
+        "path": str(path), "identity": json.dumps(ident, sort_keys=True), "ident": ident,
+        "mode_name": mode_cfg.pop("name", rec["mode"]), "mode_cfg": mode_cfg,
+        "groups": int(mode_cfg["groups"]), "num_envs": int(rec["num_envs"]),
+        "round": int(flat.get("round", 0) or 0), "reps": [float(x) for x in rec["throughput"]["reps"]],
+        "frameskip": flat.get("env.frameskip", rec.get("frameskip")),
+        "game": rec["game"], "agent": rec["agent"], "device": rec["device"],
+        "backend": flat["env.backend"], "runtime": flat["agent.runtime"],
+        "gpu": rec["provenance"].get("gpu"), "host": rec["provenance"].get("host"),
+        "cpus": rec["provenance"].get("cpu_count"),
+        "schedule": rec["config"].get("schedule"), "finished_at": timing.get("finished_at"),
+        "start": _seconds(timing.get("measure_started_at")), "end": _seconds(timing.get("measure_finished_at")),
+        "run_start": run[0], "run_end": run[1],
+        "load": np.mean(_readings(machine, "load_1m")), "peak_load": max(_readings(machine, "load_1m")),
+        "mhz": np.mean(_readings(machine, "cpu_mhz")),
+        "phases": (rec.get("phases") or {}).get("ms_per_loop_step"),
+    }
+
+
+def _name_groups(jobs: pd.DataFrame) -> None:
+    """Name each identity by the keys whose values differ between identities."""
+    idents = dict(zip(jobs["identity"], jobs["ident"]))
+    keys = sorted(set().union(*idents.values()))
+    differing = [k for k in keys if len({json.dumps(d.get(k)) for d in idents.values()}) > 1]
+    show = lambda v: v if isinstance(v, str) else json.dumps(v)  # noqa: E731  (Hydra override syntax)
+    names = {i: ", ".join(f"{k}={show(d.get(k))}" for k in differing) or SINGLE_GROUP
+             for i, d in idents.items()}
+    jobs["group"] = jobs["identity"].map(names)
+
+
+def _label_modes(jobs: pd.DataFrame) -> None:
+    """Mode name, plus the mode settings that differ within the group (async[groups=4])."""
+    jobs["mode"] = jobs["mode_name"]
+    for _, sub in jobs.groupby(["group", "mode_name"]):
+        cfgs = list(sub["mode_cfg"])
+        keys = sorted(set().union(*cfgs))
+        differing = [k for k in keys if len({json.dumps(c.get(k)) for c in cfgs}) > 1]
+        if differing:
+            jobs.loc[sub.index, "mode"] = [
+                f"{n}[{','.join(f'{k}={c.get(k)}' for k in differing)}]"
+                for n, c in zip(sub["mode_name"], cfgs)]
+
+
+def _listing(path: Path, rec: dict) -> dict:
+    return {"path": str(path), "mode": rec["mode"], "num_envs": rec["num_envs"], "error": rec["error"]}
+
+
+def load_jobs(paths: list[Path]) -> tuple[Collection, list[tuple[Path, dict]]]:
+    """The ok jobs (one row each, grouped and labelled) and the listings, in a Collection; and the
+    records read, one per measurement, for what needs more than the ok jobs (failed jobs' runs)."""
+    paths = [Path(p) for p in paths]
+    records, bad = _read(find_files([p for p in paths if p.exists()]))
+    records, duplicates = _drop_duplicates(records)
+    jobs = []
+    for path, rec in records:
+        if rec["status"] != "ok":
+            continue
+        try:
+            jobs.append(_job(path, rec))
+        except (AttributeError, KeyError, TypeError, ValueError) as e:
+            bad.append({"path": str(path), "reason": f"unusable field: {type(e).__name__}: {e}"})
+    c = Collection(pd.DataFrame(), pd.DataFrame(jobs), pd.DataFrame(), pd.DataFrame(),
+                   failed=[_listing(p, r) for p, r in records if r["status"] == "failed"],
+                   skipped=[_listing(p, r) for p, r in records if r["status"] == "skipped"],
+                   bad=sorted(bad, key=lambda b: b["path"]), duplicates=duplicates,
+                   no_result=find_unfinished(paths), missing=[str(p) for p in paths if not p.exists()])
+    if not c.jobs.empty:
+        _name_groups(c.jobs)
+        _label_modes(c.jobs)
+    return c, records
+
+
+def _read_table(csv: Path) -> pd.DataFrame:
+    """An earlier table.csv, checked here so that a bad one stops with its path and what is wrong."""
+    try:
+        table = pd.read_csv(csv, dtype=str, keep_default_na=False)  # raw text, to quote what is wrong
+    except (OSError, ValueError) as e:  # pandas' empty-file and parser errors are ValueErrors
+        raise CollectError(csv, f"not a table.csv: {e}") from None
+    missing = sorted(set(BASELINE_COLUMNS) - set(table.columns))
+    if missing:
+        raise CollectError(csv, f"no column {', '.join(missing)}")
+    if table.empty:
+        raise CollectError(csv, "no rows")
+    idents = table["identity"].map(_json_object)
+    num, mean = (pd.to_numeric(table[k], errors="coerce") for k in ("num_envs", "mean"))
+    wrong = {"identity": (idents.isna(), "a JSON object"), "num_envs": (num.isna() | (num % 1 != 0), "an integer"),
+             "mean": (~(mean > 0), "a positive number"),
+             "reps": (~table["reps"].map(_is_reps), "a JSON list of positive numbers")}
+    for col, (rows, expected) in wrong.items():
+        if rows.any():
+            i = rows.idxmax()
+            raise CollectError(csv, f"line {i + 2}: {col}={table.at[i, col]!r} is not {expected}")
+    today = idents.map(lambda d: json.dumps(identity(as_today(d)), sort_keys=True))  # an older table's keys
+    return table[BASELINE_COLUMNS].assign(identity=today, num_envs=num.astype(int), mean=mean)
+
+
+def _json_object(text: str) -> Optional[dict]:
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _is_reps(text) -> bool:
+    try:
+        reps = json.loads(text)
+    except (TypeError, ValueError):
+        return False
+    return isinstance(reps, list) and bool(reps) and all(type(x) in (int, float) and x > 0 for x in reps)

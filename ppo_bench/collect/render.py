@@ -1,0 +1,222 @@
+"""A collection as text and files: table.md, the chart arrays, and the out dir they go into.
+
+Figures are rounded only here (table.md, chart.json, chart.js); table.csv keeps full
+precision and the raw reps, so that a later collection can use it as a baseline. Writing
+replaces the summary files an earlier collection wrote into the out dir, by the
+collector's own file names; nothing else there is touched.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Optional
+
+import pandas as pd
+
+from .. import results
+from .load import SINGLE_GROUP, CollectError, Collection
+from .plots import _matplotlib, plot_throughput
+from .tables import PHASE_COLUMNS, PROBES, _order, _ratio
+
+JS_NAMES = {"step": "stepRaw", "sendrecv": "recvRaw", "async": "asyncRaw",
+            "env_only": "envOnlyRaw", "agent_only": "agentOnlyRaw"}
+MAX_LISTED = 20  # lines of a warning list in table.md; the rest is counted
+SUMMARY_FILES = ("table.csv", "table.md", "phases.csv")  # what a collection writes into its out dir
+CHART_FILES = ("chart.json", "chart.js", "throughput.png")  # ... and per group (in the out dir when one)
+FOOTER = ("env-steps/s; ± = 95% t half-width over {n} reps; (!) = CV > 10%; speedup = ratio of "
+          "geometric means with a 95% Welch t-interval on log throughput; paired = per-round ratios "
+          "of back-to-back jobs, t-interval on log ratios")
+
+
+def _mean_cell(r) -> str:
+    d = 0 if r.mean >= 100 else 1 if r.mean >= 10 else 2  # keep a slow job's interval visible
+    cell = f"{r.mean:.{d}f}" if pd.isna(r.ci95) else f"{r.mean:.{d}f} ± {r.ci95:.{d}f}"
+    return cell + (" (!)" if r.noisy else "")
+
+
+def _md_table(header: list[str], rows: list[list[str]]) -> list[str]:
+    return ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|",
+            *("| " + " | ".join(row) + " |" for row in rows)]
+
+
+def _group_markdown(t: pd.DataFrame) -> list[str]:
+    labels = sorted(t["mode"].unique(), key=_order)
+    loops = [m for m in labels if m.split("[")[0] not in PROBES]
+    cell = {(r.mode, r.num_envs): r for r in t.itertuples()}
+    others = [m for m in loops if m != "step" and t.loc[t["mode"] == m, "speedup"].notna().any()]
+    paired = [m for m in others if t.loc[t["mode"] == m, "paired_speedup"].notna().any()]
+    limits = t[t["limit"].notna()].drop_duplicates(["groups", "num_envs"]).set_index(["groups", "num_envs"])["limit"]
+    limit_groups = sorted(set(limits.index.get_level_values("groups")))
+    header = (["num_envs"] + labels + [f"{m}/step" for m in others] + [f"{m}/step paired" for m in paired]
+              + ["limit" if g == 1 else f"limit groups={g}" for g in limit_groups]
+              + ([f"eff {m}" for m in loops] if limit_groups else []))
+    rows = []
+    for n in sorted(t["num_envs"].unique()):
+        get = lambda m: cell.get((m, n))  # noqa: E731
+        row = [str(n)] + [_mean_cell(get(m)) if get(m) else "" for m in labels]
+        row += [_ratio(get(m).speedup, get(m).speedup_lo, get(m).speedup_hi) if get(m) else "" for m in others]
+        row += [_ratio(get(m).paired_speedup, get(m).paired_lo, get(m).paired_hi) if get(m) else ""
+                for m in paired]
+        row += [f"{limits[(g, n)]:.0f}" if (g, n) in limits.index else "" for g in limit_groups]
+        if limit_groups:
+            row += ["" if not get(m) or pd.isna(get(m).efficiency) else f"{get(m).efficiency:.0%}" for m in loops]
+        rows.append(row)
+    return _md_table(header, rows) + _limit_gaps(t)
+
+
+def _limit_gaps(t: pd.DataFrame) -> list[str]:
+    """Which probe an empty limit waits for; said only where the configuration has probes at all."""
+    gaps = t[t["limit_missing"] != ""]
+    if gaps.empty or not t["mode_name"].isin(PROBES).any():
+        return []
+    return [""] + [f"- no limit for {mode} at num_envs {', '.join(map(str, sorted(s['num_envs'])))}: {missing} "
+                   "not measured" for (mode, missing), s in gaps.groupby(["mode", "limit_missing"], sort=False)]
+
+
+def _phases_markdown(phases: pd.DataFrame) -> list[str]:
+    if phases.empty:
+        return []
+    lines = ["**Where the time goes** (schedule.profile=true: ms per loop step, seen from the host; "
+             "action_download holds the wait for the device)", ""]
+    for g, t in phases.groupby("group", sort=False):
+        if phases["group"].nunique() > 1:
+            lines += [f"*{g}*", ""]
+        rows = [[r.mode, str(r.num_envs), *(f"{getattr(r, k):.3f}" for k in PHASE_COLUMNS), f"{r.total:.3f}"]
+                for r in t.itertuples()]
+        lines += _md_table(["mode", "num_envs", *PHASE_COLUMNS, "total"], rows) + [""]
+    return lines
+
+
+def _bounded(items: list[str], limit: int = MAX_LISTED) -> list[str]:
+    """Lists that can grow with the pairs or rounds of a collection show a few, then a count."""
+    return items if len(items) <= limit else items[:limit] + [f"... and {len(items) - limit} more"]
+
+
+def render(c: Collection, baseline: Optional[Path]) -> str:
+    lines = []
+    if not c.table.empty:
+        groups = sorted(c.table["group"].unique())
+        for g in groups:
+            if len(groups) > 1:
+                lines += [f"## {g}", ""]
+            lines += _group_markdown(c.table[c.table["group"] == g]) + [""]
+        ns = sorted(c.table["n"].unique())
+        lines += [FOOTER.format(n=ns[0] if len(ns) == 1 else f"{ns[0]}-{ns[-1]}"), ""]
+    lines += _phases_markdown(c.phases)
+    job = lambda f: f"{f['path']} ({f['mode']}, num_envs={f['num_envs']}): {f['error']}"  # noqa: E731
+    sections = [
+        ("Paths not found", c.missing),
+        ("Failed jobs", [job(f) for f in c.failed]),
+        ("Skipped jobs (the combination does not apply here; not failures)", [job(f) for f in c.skipped]),
+        ("No result (job folders without result.json: killed, or still running)", c.no_result),
+        ("Duplicates (the same measurement read twice; used once)",
+         [f"{d['path']}: same measurement as {d['kept']}" for d in c.duplicates]),
+        ("Unusable files", [f"{b['path']}: {b['reason']}" for b in c.bad]),
+        (f"Contended: {len(c.contended)} of {len(c.jobs)} jobs were measured while another job ran on the "
+         "same host (another sweep writing into this folder, or a parallel launcher); table.csv marks their "
+         "rows contended", _bounded(c.contention)),
+        ("Machine overloaded while measuring (1-minute load above the CPU count: these figures are slowed "
+         "and ratios between them unreliable; table.csv marks the rows overloaded)", _bounded(c.overloaded)),
+        ("Machine-state warnings", _bounded(c.machine_warnings)),
+        (f"Regressions against {baseline}", c.regressions if baseline else []),
+    ]
+    for title, items in sections:
+        if items:
+            lines += [f"**{title}**", ""] + [f"- {i}" for i in items] + [""]
+    if baseline and not c.regressions:
+        lines += [f"No regressions against {baseline}.", ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def js_name(label: str) -> str:
+    if label in JS_NAMES:
+        return JS_NAMES[label]
+    parts = [p for p in re.split(r"[^0-9A-Za-z]+", label) if p]
+    return parts[0].lower() + "".join(p[:1].upper() + p[1:] for p in parts[1:]) + "Raw"
+
+
+def chart(t: pd.DataFrame, jobs: pd.DataFrame, group: str) -> dict:
+    """The reference's arrays ({n, thr, thr_lo, thr_hi} integers, sorted by n) plus meta."""
+    out = {}
+    for m in sorted(t["mode"].unique(), key=_order):
+        s = t[t["mode"] == m].sort_values("num_envs")
+        out[js_name(m)] = [{"n": int(r.num_envs), "thr": round(r.mean),
+                            "thr_lo": round(r.mean if pd.isna(r.lo) else r.lo),
+                            "thr_hi": round(r.mean if pd.isna(r.hi) else r.hi)} for r in s.itertuples()]
+    j = jobs[jobs["group"] == group]
+    distinct = lambda col: ", ".join(sorted({str(v) for v in j[col] if v is not None})) or None  # noqa: E731
+    out["meta"] = {"game": distinct("game"), "agent": distinct("agent"), "device": distinct("device"),
+                   "gpu": distinct("gpu"), "schedule": j.iloc[0]["schedule"],
+                   "date": max((d for d in j["finished_at"] if d), default=None), "group": group,
+                   "frameskip": j.iloc[0]["frameskip"], "unit": results.UNIT}
+    return out
+
+
+def _py(v):  # json's fallback for numpy scalars
+    return v.item()
+
+
+def chart_js(ch: dict) -> str:
+    parts = []
+    for name, points in ch.items():
+        if name == "meta":
+            continue
+        body = "".join(f"  {{ n: {p['n']}, thr: {p['thr']}, thr_lo: {p['thr_lo']}, thr_hi: {p['thr_hi']} }},\n"
+                       for p in points)
+        parts.append(f"const {name} = [\n{body}];\n")
+    parts.append(f"const chartMeta = {json.dumps(ch['meta'], default=_py)};\n")
+    return "\n".join(parts)
+
+
+def slug(name: str) -> str:
+    return re.sub(r"[^\w.=-]+", "_", name).strip("_") or SINGLE_GROUP
+
+
+def write_summary(c: Collection, out: Path, plot: bool) -> None:
+    """The summary files into `out`, replacing what an earlier collection wrote there."""
+    if out.exists() and not out.is_dir():
+        raise CollectError(out, "not a directory")
+    out.mkdir(parents=True, exist_ok=True)
+    remove_earlier(out)
+    c.table.to_csv(out / "table.csv", index=False)
+    if not c.phases.empty:
+        c.phases.to_csv(out / "phases.csv", index=False)
+    (out / "table.md").write_text(c.markdown)
+    if not c.ok:
+        return
+    can_plot = plot and _matplotlib()
+    if plot and not can_plot:
+        print("plot skipped: matplotlib is not importable (pip install 'ppo-bench[plot]')", file=sys.stderr)
+    groups = sorted(c.table["group"].unique())
+    for g in groups:
+        where = out if len(groups) == 1 else out / slug(g)
+        where.mkdir(exist_ok=True)
+        t = c.table[c.table["group"] == g]
+        ch = chart(t, c.jobs, g)
+        (where / "chart.json").write_text(json.dumps(ch, indent=2, default=_py) + "\n")
+        (where / "chart.js").write_text(chart_js(ch))
+        if can_plot:
+            m = ch["meta"]
+            title = f"PPO loop throughput: {m['game']}, {m['agent']} on {m['device']}" + (
+                "" if g == SINGLE_GROUP else f"\n{g}")
+            plot_throughput(t, where / "throughput.png", title)
+
+
+def remove_earlier(out: Path) -> None:
+    """Delete what an earlier collection wrote into `out`, by the collector's own file names only.
+
+    Otherwise charts of configurations no longer present, or a phase table when nothing is
+    profiled now, would survive as if current. Looks at `out` and the chart folders one level
+    down; a folder goes only when removing the collector's files left it empty.
+    """
+    for name in SUMMARY_FILES + CHART_FILES:
+        (out / name).unlink(missing_ok=True)
+    for folder in [d for d in out.iterdir() if d.is_dir()]:
+        own = [folder / n for n in CHART_FILES if (folder / n).is_file()]
+        for f in own:
+            f.unlink()
+        if own and not any(folder.iterdir()):
+            folder.rmdir()

@@ -1,0 +1,298 @@
+"""The statistics of a collection: its tables, and the warnings that come with them.
+
+From the jobs that load read, in memory: per group x mode x num_envs the pooled reps and
+their interval (table.csv's rows), the speed-up over step (unpaired, and paired per round,
+with a warning where the two jobs compared saw a different machine), the limit the probes
+set and the loop's efficiency against it, the jobs measured while another job ran or the
+machine was overloaded, the phase table of profiled jobs, and the comparison with a
+baseline. Figures keep full precision here; render rounds them.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Optional
+
+import numpy as np
+import pandas as pd
+
+from .. import stats
+from ..phases import PHASES
+from .load import BASELINE_COLUMNS, CollectError, Collection, _read_table, _run_window, load_jobs
+
+MODE_ORDER = ("step", "sendrecv", "async", "env_only", "agent_only")
+PROBES = ("env_only", "agent_only")  # each measures one side alone; together they bound the loop
+NOISY_CV = 0.10
+CELLS_LISTED = 8  # mode x num_envs cells named on one warning line
+PHASE_COLUMNS = [*PHASES, "drain", "other"]
+
+
+def _pooled(reps: pd.Series) -> list[float]:
+    """The repetitions of several jobs (rounds) as one sample."""
+    return [x for job_reps in reps for x in job_reps]
+
+
+def _order(label: str) -> tuple:
+    name = label.split("[")[0]
+    return (MODE_ORDER.index(name) if name in MODE_ORDER else len(MODE_ORDER), label)
+
+
+def _summarise(jobs: pd.DataFrame) -> pd.DataFrame:
+    rows = []
+    for (group, mode, n), sub in jobs.sort_values(["round", "path"]).groupby(["group", "mode", "num_envs"]):
+        reps = _pooled(sub["reps"])
+        s = stats.summary(reps)
+        first = sub.iloc[0]
+        rows.append({
+            "group": group, "identity": first["identity"], "mode": mode, "mode_name": first["mode_name"],
+            "groups": first["groups"], "num_envs": n, "backend": first["backend"], "runtime": first["runtime"],
+            "mean": s["mean"], "ci95": s["ci95"],
+            "lo": s["lo"], "hi": s["hi"], "n": s["n"], "jobs": len(sub), "cv": s["cv"],
+            "noisy": s["cv"] is not None and s["cv"] > NOISY_CV,
+            "frames_per_s": s["mean"] * first["frameskip"] if first["frameskip"] else np.nan,
+            "reps": json.dumps(reps),
+        })
+    table = pd.DataFrame(rows)
+    table["_o"] = table["mode"].map(_order)
+    return table.sort_values(["group", "_o", "num_envs"]).drop(columns="_o").reset_index(drop=True)
+
+
+def _speedups(table: pd.DataFrame, jobs: pd.DataFrame) -> list[str]:
+    """Unpaired and paired speed-up over step; returns machine-state warnings on compared jobs.
+
+    Probes get none: env_only or agent_only is not a way to run the loop, only a bound on it.
+    """
+    warnings = []
+    reps = {(r.group, r.mode, r.num_envs): json.loads(r.reps) for r in table.itertuples()}
+    cells = dict(list(jobs.groupby(["group", "num_envs"])))
+    cols = {c: [] for c in ("speedup", "speedup_lo", "speedup_hi", "paired_speedup",
+                            "paired_lo", "paired_hi", "paired_rounds")}
+    for r in table.itertuples():
+        base = reps.get((r.group, "step", r.num_envs))
+        unpaired, paired, rounds = {}, {}, 0
+        if r.mode != "step" and r.mode_name not in PROBES and base is not None:
+            unpaired = stats.ratio_interval(reps[(r.group, r.mode, r.num_envs)], base)
+            ratios, notes = _round_ratios(cells[(r.group, r.num_envs)], r)
+            warnings += notes
+            rounds = len(ratios)
+            if rounds >= 2:
+                paired = stats.paired_ratio_interval(ratios)
+        for c, v in zip(cols, (unpaired.get("ratio"), unpaired.get("lo"), unpaired.get("hi"),
+                               paired.get("ratio"), paired.get("lo"), paired.get("hi"), rounds)):
+            cols[c].append(np.nan if v is None else v)
+    for c, v in cols.items():
+        table[c] = v
+    return warnings
+
+
+def _round_ratios(cell: pd.DataFrame, row) -> tuple[list[float], list[str]]:
+    """Per round with both, the row's mode over step (each side's jobs pooled), and machine warnings."""
+    mine = dict(list(cell[cell["mode"] == row.mode].groupby("round")))
+    steps = dict(list(cell[cell["mode"] == "step"].groupby("round")))
+    ratios, warnings = [], []
+    for rnd in sorted(mine.keys() & steps.keys()):
+        a, b = mine[rnd], steps[rnd]
+        ratios.append(np.mean(_pooled(a["reps"])) / np.mean(_pooled(b["reps"])))
+        warnings += [w for ja in a.itertuples() for jb in b.itertuples()
+                     if (w := _machine_warning(row, rnd, ja, jb))]
+    return ratios, warnings
+
+
+def _machine_warning(row, rnd: int, a, b) -> Optional[str]:
+    """Two compared jobs that saw a different machine: their ratio is suspect.
+
+    Load: the 1-minute load averages differ by more than a quarter of the cores (1.0 when the
+    core count is unknown) and by more than 50% of the lower; clock: the mean CPU MHz differ by
+    more than 10% of the lower. The load average trails by a minute, so it also carries the
+    previous job's own emulator threads: only a difference of several cores means much.
+    """
+    why = []
+    cores = 0.25 * a.cpus if pd.notna(a.cpus) and a.cpus else 1.0
+    if pd.notna(a.load) and pd.notna(b.load) and abs(a.load - b.load) > max(cores, 0.5 * min(a.load, b.load)):
+        why.append(f"load {a.load:.2f} vs {b.load:.2f}")
+    if pd.notna(a.mhz) and pd.notna(b.mhz) and abs(a.mhz - b.mhz) > 0.10 * min(a.mhz, b.mhz):
+        why.append(f"cpu MHz {a.mhz:.0f} vs {b.mhz:.0f}")
+    if not why:
+        return None
+    return f"{row.group} n={row.num_envs} round {rnd}: {row.mode} vs step: {'; '.join(why)} ({a.path}, {b.path})"
+
+
+def _phases(jobs: pd.DataFrame) -> pd.DataFrame:
+    """Mean ms per loop step of each phase over the profiled jobs (rounds) of a cell."""
+    have = jobs[jobs["phases"].notna()]
+    if have.empty:
+        return pd.DataFrame()
+    ms = pd.DataFrame(list(have["phases"]), index=have.index).reindex(columns=PHASE_COLUMNS).fillna(0.0)
+    cells = pd.concat([have[["group", "mode", "num_envs"]], ms], axis=1).groupby(["group", "mode", "num_envs"])
+    t = cells.mean()
+    t["total"] = t[PHASE_COLUMNS].sum(axis=1)
+    t["jobs"] = cells.size()
+    t = t.reset_index()
+    t["_o"] = t["mode"].map(_order)
+    return t.sort_values(["group", "_o", "num_envs"]).drop(columns="_o").reset_index(drop=True)
+
+
+def _limits(table: pd.DataFrame) -> None:
+    """limit = min(env_only, agent_only), serial = 1 / (1/env_only + 1/agent_only), both at the row's groups.
+
+    No overlap can beat the slower side; serial is no overlap at all. A mode with g groups is
+    bounded by the probes that ran at g groups too: a probe at another g measures other batch
+    sizes, so where one is missing the limit stays empty and `limit_missing` names the probe.
+    """
+    keys = ["group", "groups", "num_envs"]
+    probes = table[keys]
+    for name in PROBES:
+        rows = table.loc[table["mode_name"] == name, keys + ["mean"]]
+        rows = rows[~rows.duplicated(keys, keep=False)]  # probes that differ in another mode key: no one bound
+        probes = probes.merge(rows.rename(columns={"mean": name}), on=keys, how="left")
+    env, agent = probes["env_only"].to_numpy(), probes["agent_only"].to_numpy()
+    table["limit"] = np.minimum(env, agent)  # NaN where either is missing
+    table["serial"] = 1 / (1 / env + 1 / agent)
+    table["efficiency"] = (table["mean"] / table["limit"]).where(~table["mode_name"].isin(PROBES))
+    table["limit_missing"] = [" and ".join(f"{p} groups={g}" for p in PROBES if pd.isna(m[p]))
+                              for m, g in zip(probes[list(PROBES)].to_dict("records"), table["groups"])]
+
+
+def _run_windows(jobs: pd.DataFrame, records: list[tuple[Path, dict]]) -> pd.DataFrame:
+    """Every job's run on its host: the ok ones and the failed ones (a failed job may have run for
+    minutes); not the skipped ones, which built nothing."""
+    failed = [{"path": str(p), "host": r["provenance"].get("host"), "run_start": w[0], "run_end": w[1]}
+              for p, r in records if r["status"] == "failed" for w in [_run_window(r["timing"])]]
+    cols = ["path", "host", "run_start", "run_end"]
+    windows = pd.concat([jobs[cols], pd.DataFrame(failed, columns=cols)]).dropna()
+    return windows.astype({"run_start": float, "run_end": float}).reset_index(drop=True)
+
+
+def _contended(jobs: pd.DataFrame, windows: pd.DataFrame) -> list[dict]:
+    """Jobs whose measurement overlaps another job's run (set-up, warm-up or measurement) on one host.
+
+    A sweep under Hydra's basic launcher runs its jobs one after another, so any overlap means a
+    second sweep writing into the same folder, or a parallel launcher. The overlaps are counted
+    from sorted window ends (searchsorted), so the cost grows as n log n, not with the pairs.
+    """
+    jobs["overlaps"] = 0
+    by_host = dict(list(windows.groupby("host")))
+    for host, mine in jobs.dropna(subset=["host", "start", "end"]).groupby("host"):
+        runs = by_host.get(host)
+        if runs is None:
+            continue
+        starts, ends = np.sort(runs["run_start"].to_numpy()), np.sort(runs["run_end"].to_numpy())
+        own = (mine["run_start"] < mine["end"]) & (mine["run_end"] > mine["start"])  # a job's run holds its measurement
+        jobs.loc[mine.index, "overlaps"] = (np.searchsorted(starts, mine["end"].to_numpy(), "left")
+                                            - np.searchsorted(ends, mine["start"].to_numpy(), "right") - own)
+    jobs["contended"] = jobs["overlaps"] > 0
+    hit = jobs[jobs["contended"]].sort_values("path")
+    return [{"path": p, "host": h, "overlaps": int(k)} for p, h, k in zip(hit["path"], hit["host"], hit["overlaps"])]
+
+
+def _stretches(jobs: pd.DataFrame, windows: pd.DataFrame) -> list[str]:
+    """One line per stretch of overlapping runs on a host that disturbed a measurement, with one example.
+
+    Stretches come from one pass over the runs sorted by start (a new one begins where a run starts
+    after all earlier ones ended), so the summary stays as short as the number of stretches.
+    """
+    if not jobs["contended"].any():
+        return []
+    w = windows.sort_values(["host", "run_start"]).reset_index(drop=True)
+    reach = w.groupby("host")["run_end"].cummax().groupby(w["host"]).shift()
+    w["stretch"] = ((w["run_start"] >= reach) | reach.isna()).cumsum()
+    hit = jobs[jobs["contended"]].merge(w[["path", "stretch"]], on="path").sort_values("start")
+    members = dict(list(w.groupby("stretch")))
+    lines = []
+    for stretch, sub in hit.groupby("stretch"):
+        runs, a = members[stretch], sub.iloc[0]
+        other = runs[(runs["path"] != a["path"]) & (runs["run_start"] < a["end"]) & (runs["run_end"] > a["start"])]
+        lines.append(f"{a['host']}, {_iso(runs['run_start'].min())} to {_iso(runs['run_end'].max())}: "
+                     f"{len(sub)} job{'s' * (len(sub) > 1)}, e.g. {a['path']} measured during {other['path'].iloc[0]}")
+    return lines
+
+
+def _overloaded(jobs: pd.DataFrame) -> list[str]:
+    """One line per group with jobs measured while the 1-minute load exceeded the CPU count.
+
+    The load is read just before and just after the measurement. Above the core count threads
+    queue for a CPU, which slows the emulators unevenly: a speed-up between such jobs (a 9x at
+    one env was measured so) says more about the load than about the modes.
+    """
+    jobs["overloaded"] = jobs["peak_load"] > jobs["cpus"]
+    sizes = jobs["group"].value_counts()
+    lines = []
+    for g, sub in jobs[jobs["overloaded"]].groupby("group"):
+        cells = sorted(set(zip(sub["mode"], sub["num_envs"])), key=lambda c: (_order(c[0]), c[1]))
+        shown = ", ".join(f"{m} n={n}" for m, n in cells[:CELLS_LISTED]) + (
+            f" and {len(cells) - CELLS_LISTED} more" if len(cells) > CELLS_LISTED else "")
+        lines.append(f"{g}: {len(sub)} of {sizes[g]} jobs, load up to {sub['peak_load'].max():.1f} on "
+                     f"{sub['cpus'].min():.0f} CPUs: {shown}")
+    return lines
+
+
+def _iso(seconds: float) -> str:
+    return datetime.fromtimestamp(seconds, timezone.utc).isoformat(timespec="seconds")
+
+
+def build(paths: list[Path]) -> Collection:
+    """Read and analyse, in memory; nothing is written."""
+    c, records = load_jobs(paths)
+    if c.jobs.empty:
+        return c
+    jobs = c.jobs
+    runs = jobs.explode("reps").rename(columns={"reps": "thr"}).astype({"thr": float})
+    runs["rep"] = runs.groupby(level=0).cumcount()
+    c.runs = runs[["group", "identity", "mode", "num_envs", "round", "rep", "thr", "path"]].reset_index(drop=True)
+    windows = _run_windows(jobs, records)
+    c.contended = _contended(jobs, windows)
+    c.contention = _stretches(jobs, windows)
+    c.table = _summarise(jobs)
+    c.machine_warnings = _speedups(c.table, jobs)
+    _limits(c.table)
+    c.overloaded = _overloaded(jobs)
+    flags = jobs.groupby(["group", "mode", "num_envs"])[["contended", "overloaded"]].any().reset_index()
+    c.table = c.table.merge(flags, on=["group", "mode", "num_envs"], how="left")
+    c.phases = _phases(jobs)
+    return c
+
+
+def load_baseline(path: Path) -> pd.DataFrame:
+    """An earlier collection: a summary dir (its table.csv, raw reps) or a dir of result files."""
+    path = Path(path)
+    if not path.exists():
+        raise CollectError(path, "no such file or directory")
+    csv = path if path.is_file() else path / "table.csv"
+    if csv.is_file():
+        return _read_table(csv)
+    table = build([path]).table
+    if table.empty:
+        raise CollectError(path, "no table.csv and no usable result files")
+    return table[BASELINE_COLUMNS]
+
+
+def compare_baseline(table: pd.DataFrame, baseline: pd.DataFrame) -> list[str]:
+    """new/baseline ratio per row; a row whose whole interval lies below 1 is a regression."""
+    old = {(b.identity, b.mode, int(b.num_envs)): b for b in baseline.itertuples()}
+    cols = {c: [] for c in ("baseline_mean", "baseline_ratio", "baseline_lo", "baseline_hi", "regression")}
+    regressions = []
+    for r in table.itertuples():
+        b = old.get((r.identity, r.mode, r.num_envs))
+        if b is None:
+            for c, v in zip(cols, (np.nan,) * 4 + (False,)):
+                cols[c].append(v)
+            continue
+        ri = stats.ratio_interval(json.loads(r.reps), json.loads(b.reps))
+        lo, hi = (np.nan if ri[k] is None else ri[k] for k in ("lo", "hi"))
+        slower = bool(hi < 1)
+        for c, v in zip(cols, (b.mean, ri["ratio"], lo, hi, slower)):
+            cols[c].append(v)
+        if slower:
+            regressions.append(f"{r.group} {r.mode} n={r.num_envs}: {_ratio(ri['ratio'], lo, hi)} of "
+                               f"baseline ({b.mean:.0f} -> {r.mean:.0f} env-steps/s)")
+    for c, v in cols.items():
+        table[c] = v
+    return regressions
+
+
+def _ratio(x: float, lo: float, hi: float) -> str:
+    if x is None or pd.isna(x):
+        return ""
+    return f"{x:.2f}x" if pd.isna(lo) else f"{x:.2f}x [{lo:.2f}, {hi:.2f}]"

@@ -1,0 +1,67 @@
+"""The collector as a package: one module per step, layered; its entry points; installed by a normal install."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+
+import pytest
+
+import ppo_bench.collect
+from conftest import ROOT
+from ppo_bench.collect import cli
+from test_collect import write
+
+PACKAGE = ROOT / "ppo_bench" / "collect"
+STEPS = ["load", "tables", "plots", "render", "cli"]  # each may import only those before it
+
+
+def _relative_imports(path) -> set[str]:
+    """The sibling modules a module imports (`from .x import ...`; `from . import x` counts as x)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            found |= {node.module} if node.module else {a.name for a in node.names}
+    return found
+
+
+def test_the_package_holds_the_steps_and_its_entry_points():
+    assert {p.stem for p in PACKAGE.glob("*.py")} == {"__init__", "__main__", *STEPS}
+    assert not (ROOT / "ppo_bench" / "collect.py").exists()
+
+
+@pytest.mark.parametrize("step", STEPS)
+def test_each_step_imports_only_the_steps_before_it(step):
+    assert _relative_imports(PACKAGE / f"{step}.py") <= set(STEPS[:STEPS.index(step)])
+
+
+def test_the_public_names_and_the_console_script():
+    tomllib = pytest.importorskip("tomllib")
+    assert sorted(ppo_bench.collect.__all__) == ["CollectError", "Collection", "collect", "main"]
+    assert all(getattr(ppo_bench.collect, name) is not None for name in ppo_bench.collect.__all__)
+    assert (ppo_bench.collect.collect, ppo_bench.collect.main) == (cli.collect, cli.main)
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    module, name = project["scripts"]["ppo-bench-collect"].split(":")
+    assert (module, name) == ("ppo_bench.collect", "main")
+
+
+def test_every_package_is_listed_for_a_normal_install():
+    """setuptools installs only the packages listed: a subpackage missing there works editable, not installed."""
+    tomllib = pytest.importorskip("tomllib")
+    listed = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
+    found = [".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "ppo_bench").rglob("__init__.py")]
+    assert sorted(listed) == sorted(found)
+
+
+def test_python_dash_m_runs_the_command_line(tmp_path):
+    write(tmp_path, "s", mode="step", reps=[100.0, 101.0])
+    run = subprocess.run([sys.executable, "-m", "ppo_bench.collect", str(tmp_path), "--no-plot"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "| num_envs | step |" in run.stdout and run.stderr == f"wrote {tmp_path / 'summary'}\n"
+    assert {p.name for p in (tmp_path / "summary").iterdir()} == {"table.csv", "table.md", "chart.json", "chart.js"}
+    usage = subprocess.run([sys.executable, "-m", "ppo_bench.collect", "--help"],
+                           cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert usage.returncode == 0 and usage.stdout.startswith("usage: ppo-bench-collect")
+    assert "Collect result files into tables, chart arrays and a plot." in usage.stdout
