@@ -61,12 +61,11 @@ def main(hydra_main: Callable[[], None]) -> int:
     raise_on_sigterm()
     try:
         hydra_main()
-    except KeyboardInterrupt:
-        print("interrupted (Ctrl-C): stopped", file=sys.stderr)
-        return 130
-    except Terminated as e:
-        print(f"terminated ({e}): stopped", file=sys.stderr)
-        return 143
+    except (KeyboardInterrupt, Terminated) as e:
+        by = "Ctrl-C" if isinstance(e, KeyboardInterrupt) else str(e)
+        print(f"stopped by {by}: the job in progress is recorded as failed; "
+              "run again with resume=true to finish", file=sys.stderr)
+        return 130 if isinstance(e, KeyboardInterrupt) else 143
     except sweep.SweepLocked as e:
         print(e, file=sys.stderr)
         return 1

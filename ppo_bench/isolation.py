@@ -152,12 +152,14 @@ class ChildJob:
         try:
             reported = self._watch(proc, messages, stage, steps, stall_timeout_s, where)
         finally:
-            proc.join(EXIT_WAIT_S if reported else 0)
-            if proc.is_alive():
-                proc.kill()
-                proc.join(10)
-            messages.close()
-            alive.close()
+            try:
+                proc.join(EXIT_WAIT_S if reported else 0)
+            finally:  # also when Ctrl-C comes during that wait
+                if proc.is_alive():
+                    proc.kill()
+                    proc.join(10)
+                messages.close()
+                alive.close()
         if self.result is None and self.error is None:
             code = proc.exitcode
             how = f"killed by {signal.Signals(-code).name}" if code is not None and code < 0 else f"exit code {code}"
