@@ -233,3 +233,15 @@ def test_the_slurm_preset_asks_for_whole_nodes():
     pytest.importorskip("hydra_plugins.hydra_submitit_launcher")
     launcher = compose_config("hydra/launcher=slurm", tiny=False).hydra.launcher
     assert launcher.additional_parameters == {"exclusive": True}  # sbatch --exclusive
+
+
+def test_job_folder_names_are_one_component_distinct_and_stable():
+    from ppo_bench.sweep import MAX_NAME_BYTES, job_dir_name
+
+    assert job_dir_name("env.num_envs=8,mode=step") == "env.num_envs=8,mode=step"  # short names stay readable
+    assert job_dir_name("env.game=../../x") == "env.game=..%2F..%2Fx"
+    assert job_dir_name("env.game=a/b") != job_dir_name("env.game=a%2Fb")  # escaping keeps names apart
+    long_ = ",".join(f"key{i}=value{i}" for i in range(40))
+    name = job_dir_name(long_)
+    assert len(name.encode()) <= MAX_NAME_BYTES and name.startswith("key0=value0,key1=value1")
+    assert job_dir_name(long_) == name and job_dir_name(long_ + "x") != name  # resume finds it; others differ
