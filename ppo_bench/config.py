@@ -99,6 +99,9 @@ class Config:
     """Skip this job when its output dir already holds an "ok" result for the same config."""
     collect: bool = True
     """At the end of a multirun, collect its results into <sweep dir>/summary."""
+    stall_timeout_s: float = 600.0
+    """A job whose loop makes no progress this long is killed and recorded as failed; > 0.
+    Generous: creating 256 emulators takes ~30 s and the first compile ~60 s."""
 
 
 def register_configs() -> None:
@@ -135,7 +138,8 @@ def known_games() -> list[str]:
 def validate(cfg: Any) -> None:
     """Refuse a bad value with one ValueError naming key, value and what is allowed.
 
-    Runs before any environment or model is built, so a typo costs nothing.
+    Runs before any environment or model is built, so a typo costs nothing. The
+    relations between values that a sweep crosses come last, as NotApplicable.
     """
     _one_of("mode.name", cfg.mode.name, MODES)
     _one_of("agent.name", cfg.agent.name, AGENTS)
@@ -166,6 +170,24 @@ def validate(cfg: Any) -> None:
     _at_least("schedule.bench_steps", cfg.schedule.bench_steps, 1)
     _at_least("schedule.warmup", cfg.schedule.warmup, 1)
     _at_least("mode.groups", cfg.mode.groups, 1)
+    _at_least("seed", cfg.seed, 0)
+    _at_least("round", cfg.round, 0)
+    if not cfg.get("stall_timeout_s", 1) > 0:
+        raise ValueError(f"stall_timeout_s={cfg.stall_timeout_s}: must be > 0")
+    if cfg.agent.runtime == "graphed" and cfg.device == "cpu":
+        raise ValueError("agent.runtime=graphed: needs device=cuda or auto, not cpu")
+    if cfg.device == "cuda" or cfg.agent.runtime == "graphed":
+        import torch
+
+        if not torch.cuda.is_available():
+            if cfg.device == "cuda":
+                raise ValueError("device=cuda: no CUDA device is visible here; allowed: auto, cpu")
+            raise ValueError("agent.runtime=graphed: needs CUDA graphs and no CUDA device is "
+                             "visible here; allowed here: compiled, eager")
+    # Relations last: a NotApplicable then means every value on its own was right.
+    from .backends import check_backend  # a missing package; groups the backend cannot batch
+
+    check_backend(cfg)
     if cfg.env.num_envs % cfg.mode.groups:
         raise NotApplicable(
             f"mode.groups={cfg.mode.groups}: must divide env.num_envs={cfg.env.num_envs}"
@@ -177,21 +199,6 @@ def validate(cfg: Any) -> None:
                             "pinned buffer inside its graph; allowed: pinned")
     if cfg.mode.name == "async" and cfg.mode.groups == 1:
         raise NotApplicable("mode.groups=1: async in one batch is sendrecv; use mode=sendrecv or groups >= 2")
-    _at_least("seed", cfg.seed, 0)
-    _at_least("round", cfg.round, 0)
-    from .backends import check_backend  # a missing package or groups the backend cannot batch
-
-    check_backend(cfg)
-    if cfg.agent.runtime == "graphed" and cfg.device == "cpu":
-        raise ValueError("agent.runtime=graphed: needs device=cuda or auto, not cpu")
-    if cfg.device == "cuda" or cfg.agent.runtime == "graphed":
-        import torch
-
-        if not torch.cuda.is_available():
-            if cfg.device == "cuda":
-                raise ValueError("device=cuda: no CUDA device is visible here; allowed: auto, cpu")
-            raise ValueError("agent.runtime=graphed: needs CUDA graphs and no CUDA device is "
-                             "visible here; allowed here: compiled, eager")
 
 
 def warnings_for(cfg: Any) -> list[str]:

@@ -185,14 +185,14 @@ def _installed(distribution: str) -> Optional[str]:
         return None
 
 
-def provenance() -> dict:
+def provenance(gpu: bool = True) -> dict:
     """What ran where: host, versions, accelerator, source commit (local commands only)."""
     import ale_py
     import torch
 
     commit = _run(["git", "rev-parse", "HEAD"])
     dirty = _run(["git", "status", "--porcelain", "--untracked-files=no"])
-    cuda = torch.cuda.is_available()
+    cuda = gpu and torch.cuda.is_available()  # gpu=False: never probe (it would initialise CUDA)
     return {
         "host": socket.gethostname(),
         "platform": platform.platform(),

@@ -1,40 +1,64 @@
-"""One job: check the config, build, measure, and write `result.json`.
+"""One job: check the config, measure in a child process, and write `result.json`.
 
-Jobs of a multirun share one process under Hydra's basic launcher, so each job
-starts from what a fresh process would see: dynamo's caches, recompile counts
-and automatic-dynamic-shape state are reset (else the ninth job silently runs
-eager), the previous job's emulators are closed, its CUDA-graph pools and
-cached blocks freed. The result records whether the inference really ran
-compiled, how long the compile took, and how many graphs were built.
+Checks come first and build nothing: a key the schema lacks or a bad value is
+refused with one line naming the key and what is allowed. In a multirun, a
+combination that the sweep's axes cross into but that has no job (mode.groups
+not dividing env.num_envs, groups for a mode without batches) is recorded as
+"skipped", not failed; anything else wrong stays an error.
 
-A job that fails, for any reason and at any point, writes a "failed" result
-with a one-line error and re-raises, so Hydra marks it failed and goes on.
+The measurement itself runs in a fresh child process (see `isolation`): the
+parent can end it whatever it does (ale-py's recv can block in C++ for ever),
+CUDA errors die with it, and every job compiles from a clean dynamo. The parent
+writes the record: "ok" with the child's figures, or "failed" with a one-line
+error naming the cause (the child's exception, a stall, Ctrl-C, SIGTERM, the
+child's death), and then raises, so a sweep counts the job failed and goes on
+(JobFailed) or stops (KeyboardInterrupt, Terminated).
+
+A script that calls `run` must guard its entry point with
+`if __name__ == "__main__":`, as run.py does: the child process re-imports the
+script's main module (multiprocessing's spawn).
 """
 
 from __future__ import annotations
 
-import gc
+import json
 import logging
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import numpy as np
 import torch
+from hydra.errors import CompactHydraException
 from omegaconf import DictConfig, OmegaConf
 
 from . import results, stats
 from .agent import compiled_graphs, cudagraph_skips
-from .config import validate, warnings_for
+from .config import NotApplicable, validate, warnings_for
 from .drivers import make_driver
 from .envs import num_threads
+from .isolation import ChildJob, Progress, one_line, signals_deferred, sigterm_raises
+from .config import Config
+from .keys import unknown_key_message, unknown_keys
 from .measure import measure, synchronizer
 from .phases import describe
 
 log = logging.getLogger(__name__)
 
-RUN_CONTROL_KEYS = ("resume", "collect")  # how a job runs, not what it measures: not stored
+RUN_CONTROL_KEYS = ("resume", "collect", "stall_timeout_s")  # how a job runs, not what it measures: not stored
+
+
+class JobFailed(CompactHydraException):
+    """The job did not finish; its record (written, and logged in one line) says why.
+
+    Compact: where Hydra reports it (a launcher that runs jobs in other processes
+    hands it back to the sweep), Hydra prints the message without a traceback.
+    """
+
+
+class Refused(JobFailed, ValueError):
+    """A key or value refused before anything was built."""
 
 
 @dataclass
@@ -42,18 +66,21 @@ class Job:
     output_dir: Path
     overrides: list[str]
     num: Optional[int]
+    multirun: bool
 
 
 def job_of(cfg: DictConfig, output_dir: Optional[Path]) -> Job:
     """Where this job writes and how it was asked for, from Hydra's runtime config."""
     from hydra.core.hydra_config import HydraConfig
+    from hydra.types import RunMode
 
     hydra = HydraConfig.get() if HydraConfig.initialized() else cfg.get("hydra")
     if output_dir is None:
         output_dir = Path(hydra.runtime.output_dir)
     overrides = list(hydra.overrides.task) if hydra is not None else []
     num = hydra.job.get("num") if hydra is not None else None
-    return Job(Path(output_dir), overrides, num)
+    multirun = hydra is not None and hydra.get("mode") == RunMode.MULTIRUN
+    return Job(Path(output_dir), overrides, num, multirun)
 
 
 def identity_config(cfg: DictConfig) -> dict:
@@ -68,8 +95,20 @@ def resolve_device(name: str) -> torch.device:
     return torch.device(name)
 
 
+def stall_timeout_s(cfg: DictConfig) -> float:
+    """The key, or its default where the config came from config.py's schema alone."""
+    return cfg.get("stall_timeout_s", Config.stall_timeout_s)
+
+
 def release() -> None:
-    """Return the process to a fresh state between jobs (see the module docstring)."""
+    """Reset dynamo and free cached device memory in this process.
+
+    Jobs never need it (each runs in a fresh process); it is for a caller that runs
+    its own torch work here between jobs, as bench/compare_reference.py runs the
+    reference's loop.
+    """
+    import gc
+
     gc.collect()
     torch._dynamo.reset()
     from torch._dynamo.utils import counters
@@ -80,8 +119,28 @@ def release() -> None:
         torch.cuda.empty_cache()
 
 
+def check(cfg: DictConfig, multirun: bool) -> Optional[str]:
+    """Refuse a bad key or value (Refused); in a multirun, return why the job does not apply."""
+    unknown = unknown_keys(cfg)
+    if unknown:
+        raise Refused(f"ValueError: {unknown_key_message(unknown[0])}")
+    try:
+        validate(cfg)
+    except NotApplicable as e:
+        if multirun:  # validate checks relations last: every value on its own was right
+            return str(e).splitlines()[0]
+        raise Refused(one_line(e)) from e
+    except ValueError as e:
+        raise Refused(one_line(e)) from e
+    return None
+
+
 def run(cfg: DictConfig, output_dir: Optional[Path] = None) -> dict:
-    """Run one job and return its record; the record is also written to `<output_dir>/result.json`."""
+    """Run one job and return its record; the record is also written to `<output_dir>/result.json`.
+
+    Raises Refused or JobFailed when the job failed (after writing the record), and
+    KeyboardInterrupt or isolation.Terminated when it was interrupted.
+    """
     job = job_of(cfg, output_dir)
     path = job.output_dir / results.FILENAME
     config = identity_config(cfg)
@@ -111,29 +170,63 @@ def run(cfg: DictConfig, output_dir: Optional[Path] = None) -> dict:
         "overrides": job.overrides,
         "job": {"num": job.num, "output_dir": str(job.output_dir)},
         "timing": {"started_at": results.utc_iso(started), "finished_at": None},
-        "provenance": results.provenance(),
+        "provenance": None,
     }
+    child = None
     try:
-        validate(cfg)
-        record["warnings"] = warnings_for(cfg)
-        for note in record["warnings"]:
-            log.warning(note)
-        _measure_into(record, cfg, started)
-        record["status"] = "ok"
-    except BaseException as e:  # KeyboardInterrupt too: the job's file says it did not finish
-        record["error"] = f"{type(e).__name__}: {e}".splitlines()[0] if str(e) else type(e).__name__
+        with sigterm_raises():
+            reason = check(cfg, job.multirun)
+            if reason is not None:
+                record["status"], record["error"] = "skipped", reason
+                return record
+            record["warnings"] = warnings_for(cfg)
+            for note in record["warnings"]:
+                log.warning(note)
+            child = ChildJob(_measure_child, config, started)
+            child.run(stall_timeout_s(cfg), _where(cfg.schedule))
+            if child.error is not None:
+                record["traceback"] = child.traceback
+                raise JobFailed(child.error)
+            _merge(record, child.result)
+            record["status"] = "ok"
+    except JobFailed as e:
+        record["error"] = str(e)
+        raise
+    except BaseException as e:  # KeyboardInterrupt, Terminated: the job's file says it did not finish
+        record["error"] = one_line(e)
         raise
     finally:
+        record["provenance"] = (child and child.provenance) or _provenance_without_gpu()
+        busy = _busy_machine(record)
+        if busy:
+            record["warnings"].append(busy)
         record["timing"]["finished_at"] = results.utc_iso(time.time())
-        results.write_atomic(path, record)
-        log.info("%s -> %s", results.summarise_record(record), path)
-        release()
+        with signals_deferred():
+            results.write_atomic(path, record)
+        _log_outcome(record, path)
     return record
+
+
+def _log_outcome(record: dict, path: Path) -> None:
+    """The job's one line on the terminal (and in its log)."""
+    if record["status"] == "ok":
+        log.info("%s -> %s", results.summarise_record(record), path)
+        return
+    head = f"{record['mode']} {record['game']} {record['agent']} n={record['num_envs']}"
+    if record["status"] == "skipped":
+        log.warning("%s: skipped, not applicable in this sweep: %s -> %s", head, record["error"], path)
+    else:
+        log.error("%s: FAILED: %s -> %s", head, record["error"], path)
 
 
 def _finished_earlier(path: Path, config: dict) -> Optional[dict]:
     if not path.exists():
         return None
+    try:
+        if json.loads(path.read_text()).get("status") == "skipped":
+            return None  # costs nothing to decide again
+    except (OSError, ValueError, AttributeError):
+        pass  # read_result says what is wrong with it
     try:
         earlier = results.read_result(path)
     except results.BadResult as e:
@@ -147,17 +240,71 @@ def _finished_earlier(path: Path, config: dict) -> Optional[dict]:
     return earlier
 
 
-def _measure_into(record: dict, cfg: DictConfig, started: float) -> None:
-    """Build, warm up and time the job; fill the measurement fields of `record`."""
+def _provenance_without_gpu() -> dict:
+    """results.provenance() for a record the child did not get to describe (a refusal).
+
+    Its GPU probe would initialise CUDA in this parent, which must stay free of
+    CUDA (see isolation), so the probe is told there is none: cuda and gpu read
+    null here; a child that started sends its own provenance, which names the GPU.
+    """
+    return results.provenance(gpu=False)
+
+
+def _busy_machine(record: dict) -> Optional[str]:
+    """A warning when the 1-minute load exceeded the CPU count around the measurement."""
+    machine, cpus = record.get("machine") or {}, record["provenance"].get("cpu_count")
+    loads = [(machine.get(when) or {}).get("load_1m") for when in ("before", "after")]
+    loads = [x for x in loads if x is not None]
+    if not cpus or not loads or max(loads) <= cpus:
+        return None
+    return (f"busy machine: 1-minute load {max(loads):.1f} > {cpus} CPUs around the measurement; "
+            "other work took CPU time from the emulators")
+
+
+def _where(schedule: Any) -> Callable[[str, int], str]:
+    """Words for a stall's place: the child's stage, and in the loop, how far it got."""
+    def where(stage: str, steps: int) -> str:
+        if stage != "loop":
+            return {"start-up": "start-up (starting Python and torch)",
+                    "setup": "setup (building the emulators and the agent)",
+                    "closing": "closing the emulators"}[stage]
+        if steps == 0:
+            return "the first loop step (the compile, on a compiled agent)"
+        if steps < schedule.warmup:
+            return f"warm-up after {steps} of {schedule.warmup} loop steps"
+        rep, done = divmod(steps - schedule.warmup, schedule.bench_steps)
+        name = f"repetition {rep + 1} of {schedule.reps}" if rep < schedule.reps else "the profiled repetition"
+        return f"{name} after {done} of {schedule.bench_steps} loop steps"
+    return where
+
+
+def _merge(record: dict, fields: dict) -> None:
+    fields = dict(fields)
+    record["warnings"] += fields.pop("warnings")
+    record["timing"].update(fields.pop("timing"))
+    record.update(fields)
+
+
+# ---------------------------------------------------------------- in the child process
+
+def _measure_child(config: dict, started: float, progress: Progress) -> dict:
+    """The child's job: describe the machine, then build, warm up and time."""
+    progress.send("provenance", results.provenance())
+    return _measure(OmegaConf.create(config), started, progress)
+
+
+def _measure(cfg: DictConfig, started: float, progress: Progress) -> dict:
+    """Build, warm up and time the job; return the measurement fields of its record."""
     device = resolve_device(cfg.device)
-    release()
     torch.manual_seed(cfg.seed)
     if device.type == "cuda":
         torch.set_float32_matmul_precision("high")
 
+    progress.enter("setup")
     t = time.perf_counter()
     driver = make_driver(cfg, device)
     setup_s = time.perf_counter() - t
+    driver.step = progress.counting(driver.step)
     try:
         sched = cfg.schedule
         n_steps = cfg.env.num_envs * sched.bench_steps
@@ -172,50 +319,56 @@ def _measure_into(record: dict, cfg: DictConfig, started: float) -> None:
             log.info("rep %d/%d: %.0f %s in %.2f s; elapsed %.1f s, about %.1f s left",
                      done, sched.reps, n_steps / seconds, results.UNIT, seconds, elapsed, left)
 
+        progress.enter("loop")
         before = results.machine_state()
         timings = measure(driver, sched, cfg.agent.num_steps, synchronizer(device), on_rep)
         after = results.machine_state()
     finally:
+        progress.enter("closing")
         driver.close()
 
     agent = driver.agent
     compile = agent is not None and agent.compiled
+    graphed = agent is not None and agent.runtime == "graphed"
+    warnings = []
     graphs = compiled_graphs()
     if compile and graphs != 1:
-        record["warnings"].append(f"the inference compiled {graphs} graphs, expected 1: it recompiled")
+        warnings.append(f"the inference compiled {graphs} graphs, expected 1: it recompiled")
     reps = [n_steps / s for s in timings.rep_seconds]
-    record["device"] = str(device)
-    record["batch_size"] = cfg.env.num_envs // cfg.mode.groups
-    record["num_threads"] = num_threads(cfg.env) if cfg.mode.name != "agent_only" else None
-    record["throughput"] = {"unit": results.UNIT, "reps": reps, "seconds": timings.rep_seconds,
-                            "env_steps_per_rep": n_steps, **stats.summary(reps)}
     counts = timings.env_steps
-    record["env_steps"] = None if counts is None else {
-        "total": int(counts.sum()), "per_env_min": int(counts.min()), "per_env_max": int(counts.max())}
     if counts is not None and counts.min() < counts.max() / 2:
         idle = np.flatnonzero(counts == 0).tolist()
-        record["warnings"].append(
+        warnings.append(
             f"uneven stepping: per-env steps {counts.min()}..{counts.max()}"
             + (f", envs {idle} never stepped" if idle else "")
             + " (ale-py's async batches can starve envs: ALE issue #641)")
-    graphed = agent is not None and agent.runtime == "graphed"
-    record["inference"] = {
-        "runtime": None if agent is None else agent.runtime,
-        "compiled": compile and graphs >= 1,
-        "cudagraphs": graphed or (compile and device.type == "cuda" and graphs >= 1 and cudagraph_skips() == 0),
-        "graphs": graphs,
-        # the first loop step compiles (compiled) or captures the act graph (graphed)
-        "compile_s": timings.first_step_s if graphs >= 1 or graphed else None,
-    }
-    record["phases"] = timings.phases
     if timings.phases is not None:
         log.info(describe(timings.phases))
-    record["machine"] = {"before": before, "after": after}
-    record["timing"].update({
-        "setup_s": setup_s,
-        "first_step_s": timings.first_step_s,
-        "warmup_s": timings.first_step_s + timings.warmup_s,
-        "measure_s": sum(timings.rep_seconds),
-        "measure_started_at": results.utc_iso(timings.measure_started),
-        "measure_finished_at": results.utc_iso(timings.measure_finished),
-    })
+    return {
+        "warnings": warnings,
+        "device": str(device),
+        "batch_size": cfg.env.num_envs // cfg.mode.groups,
+        "num_threads": num_threads(cfg.env) if cfg.mode.name != "agent_only" else None,
+        "throughput": {"unit": results.UNIT, "reps": reps, "seconds": timings.rep_seconds,
+                       "env_steps_per_rep": n_steps, **stats.summary(reps)},
+        "env_steps": None if counts is None else {
+            "total": int(counts.sum()), "per_env_min": int(counts.min()), "per_env_max": int(counts.max())},
+        "inference": {
+            "runtime": None if agent is None else agent.runtime,
+            "compiled": compile and graphs >= 1,
+            "cudagraphs": graphed or (compile and device.type == "cuda" and graphs >= 1 and cudagraph_skips() == 0),
+            "graphs": graphs,
+            # the first loop step compiles (compiled) or captures the act graph (graphed)
+            "compile_s": timings.first_step_s if graphs >= 1 or graphed else None,
+        },
+        "phases": timings.phases,
+        "machine": {"before": before, "after": after},
+        "timing": {
+            "setup_s": setup_s,
+            "first_step_s": timings.first_step_s,
+            "warmup_s": timings.first_step_s + timings.warmup_s,
+            "measure_s": sum(timings.rep_seconds),
+            "measure_started_at": results.utc_iso(timings.measure_started),
+            "measure_finished_at": results.utc_iso(timings.measure_finished),
+        },
+    }

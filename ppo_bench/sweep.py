@@ -1,34 +1,179 @@
-"""Collect a multirun's results when the sweep process ends, failed jobs or not.
+"""What a multirun needs besides its jobs: safe job folders, a lock, a summary, an exit status.
 
-Hydra skips `on_multirun_end` once any job raised, which is exactly when a
-summary matters most. So the callback registers the collection at multirun
-start with `atexit`: it runs after the last job, after Hydra re-raises the
-first failure (and exits non-zero), and after Ctrl-C. The collector CLI stays
-the contract; this is a convenience that `collect=false` turns off.
+- Job folders: Hydra names a job's folder by its overrides joined into one name
+  (`hydra.sweep.subdir`), so a resumed sweep finds it again. Through the
+  `ppo_bench.job_dir` resolver, a `/` in a value cannot make a subfolder or
+  climb out of the sweep folder (`/` and `%` are percent-encoded, so distinct
+  overrides keep distinct names), and a name past 200 bytes (filesystems stop at
+  255) becomes its first overrides plus a hash of all of them: deterministic,
+  so resume finds it again.
+- Lock: two sweeps writing into one folder would overwrite each other's
+  results. A sweep takes `<sweep dir>/.sweep.lock` (pid, host) at start; one
+  that finds the lock held by a live process is refused with one line. A lock
+  whose process is gone (on this host) is taken over.
+- Summary: Hydra skips `on_multirun_end` when the sweep ends by an exception
+  (Ctrl-C, SIGTERM, a launcher's error), which is when a summary matters most;
+  so the collection is also registered with `atexit`. `collect=false` turns it off.
+- Exit status: a failed job does not raise out of the task function (Hydra would
+  print a traceback and end the sweep with the first failure's message); jobs
+  that ran in this process are counted here instead, and the command exits
+  non-zero when one failed or the collection failed.
 """
 
 from __future__ import annotations
 
 import atexit
+import hashlib
 import logging
+import os
+import socket
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
+from hydra.core.hydra_config import HydraConfig
 from hydra.experimental.callback import Callback
+from hydra.types import RunMode
+from omegaconf import OmegaConf
 
 log = logging.getLogger(__name__)
 
+MAX_NAME_BYTES = 200
+LOCK = ".sweep.lock"
+BASIC_LAUNCHER = "hydra._internal.core_plugins.basic_launcher.BasicLauncher"
 
-def collect_sweep(sweep_dir: Path) -> None:
+
+def job_dir_name(overrides: str) -> str:
+    """A job folder's name from its joined overrides: one path component, inside the sweep folder."""
+    name = overrides.replace("%", "%25").replace("/", "%2F")
+    if name in (".", ".."):
+        name = name.replace(".", "%2E")
+    if len(name.encode()) <= MAX_NAME_BYTES:
+        return name
+    digest = hashlib.sha256(overrides.encode()).hexdigest()[:16]
+    head = name.encode()[:MAX_NAME_BYTES - len(digest) - 2].decode(errors="ignore")
+    if "," in head:  # whole overrides only
+        head = head.rsplit(",", 1)[0]
+    return f"{head}--{digest}"
+
+
+OmegaConf.register_new_resolver("ppo_bench.job_dir", job_dir_name, replace=True)
+
+
+class SweepLocked(BaseException):
+    """Another live sweep writes into this folder.
+
+    A BaseException: Hydra turns a callback's Exception into a warning and goes on.
+    """
+
+
+def take_lock(sweep_dir: Path) -> Path:
+    """Create the lock with this process's pid and host, taking over one whose process is gone."""
+    sweep_dir.mkdir(parents=True, exist_ok=True)
+    path = sweep_dir / LOCK
+    mine = sweep_dir / f"{LOCK}.{os.getpid()}"
+    mine.write_text(f"{os.getpid()} {socket.gethostname()}\n")
+    try:
+        for _ in range(3):
+            try:
+                os.link(mine, path)  # atomic, and fails if the lock exists: never half written
+                return path
+            except FileExistsError:
+                holder = _holder(path)
+                if holder is not None and _alive(*holder):
+                    pid, host = holder
+                    raise SweepLocked(
+                        f"{sweep_dir} is in use by the sweep of process {pid} on {host}; use another "
+                        f"hydra.sweep.dir, or delete {path} if that sweep is gone") from None
+                log.warning("taking over %s from a sweep that is gone (%s)", path, holder)
+                path.unlink(missing_ok=True)
+        raise SweepLocked(f"could not take {path}: other sweeps keep taking it")
+    finally:
+        mine.unlink(missing_ok=True)
+
+
+def release_lock(path: Path) -> None:
+    if _holder(path) == (os.getpid(), socket.gethostname()):
+        path.unlink(missing_ok=True)
+
+
+def _holder(path: Path) -> Optional[tuple[int, str]]:
+    try:
+        pid, host = path.read_text().split()
+        return int(pid), host
+    except (OSError, ValueError):
+        return None
+
+
+def _alive(pid: int, host: str) -> bool:
+    """Whether the lock's process runs; on another host that cannot be told, so it counts as running."""
+    if host != socket.gethostname():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass
+    return True
+
+
+@dataclass
+class Outcome:
+    failed_jobs: int = 0
+    collection_failed: bool = False
+
+
+OUTCOME = Outcome()
+
+
+def exit_code() -> int:
+    return 1 if OUTCOME.failed_jobs or OUTCOME.collection_failed else 0
+
+
+def jobs_run_here() -> bool:
+    """Whether Hydra runs this job in the command's own process (a single run, or the basic launcher)."""
+    hydra = HydraConfig.get()
+    return hydra.mode != RunMode.MULTIRUN or hydra.launcher._target_ == BASIC_LAUNCHER
+
+
+def collect_sweep(sweep_dir: Path) -> bool:
+    """Collect into `<sweep dir>/summary`; False (and one logged line) when that failed."""
     from .collect import collect
 
     try:
         collect([sweep_dir], out_dir=sweep_dir / "summary")
     except Exception as e:  # the results are on disk; a summary failure must not hide that
         log.error("collecting %s failed: %s (run: python -m ppo_bench.collect %s)", sweep_dir, e, sweep_dir)
+        return False
+    return True
 
 
-class CollectAtSweepEnd(Callback):
+class _Sweep:
+    def __init__(self, sweep_dir: Path, collect: bool):
+        self.dir, self.collect, self.lock = sweep_dir, collect, take_lock(sweep_dir)
+        self.done = False
+
+    def finish(self) -> None:
+        if self.done:
+            return
+        self.done = True
+        try:
+            if self.collect and not collect_sweep(self.dir):
+                OUTCOME.collection_failed = True
+        finally:
+            release_lock(self.lock)
+
+
+class SweepCallback(Callback):
+    """Lock the sweep folder at start; collect it and unlock at the end, however the sweep ends."""
+
+    sweep: Optional[_Sweep] = None
+
     def on_multirun_start(self, config: Any, **kwargs: Any) -> None:
-        if config.get("collect", True):
-            atexit.register(collect_sweep, Path(config.hydra.sweep.dir))
+        self.sweep = _Sweep(Path(config.hydra.sweep.dir), bool(config.get("collect", True)))
+        atexit.register(self.sweep.finish)
+
+    def on_multirun_end(self, config: Any, **kwargs: Any) -> None:
+        if self.sweep is not None:
+            self.sweep.finish()

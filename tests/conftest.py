@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from ppo_bench.config import register_configs
 
 ROOT = Path(__file__).resolve().parents[1]
 CONF = ROOT / "conf"
+FAULTS = Path(__file__).resolve().parent / "fault_injection"
 
 # Two envs, two reps of 8 loop steps, an update every 4: seconds on a 2-core CPU.
 TINY = [
@@ -46,3 +48,19 @@ def compose_config(*overrides: str, tiny: bool = True) -> DictConfig:
 def tiny_cfg():
     """compose_config with the tiny CPU schedule; call it with extra overrides."""
     return compose_config
+
+
+def fault_env(*faults: str) -> dict[str, str]:
+    """Environment variables that make Python processes started with them inject `faults`
+    (see tests/fault_injection/sitecustomize.py); this process is not affected."""
+    path = os.pathsep.join(p for p in (str(FAULTS), os.environ.get("PYTHONPATH")) if p)
+    return {"PYTHONPATH": path, "PPO_BENCH_FAULT": ";".join(faults)}
+
+
+@pytest.fixture
+def inject(monkeypatch):
+    """inject(*faults): the job processes this test starts from now on get the faults."""
+    def inject(*faults: str) -> None:
+        for key, value in fault_env(*faults).items():
+            monkeypatch.setenv(key, value)
+    return inject

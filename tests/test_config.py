@@ -23,7 +23,7 @@ def test_defaults_follow_the_reference():
     assert a.learning_rate == 2.5e-4
     assert (cfg.mode.name, cfg.mode.groups, cfg.device, cfg.seed, cfg.round) == ("step", 1, "auto", 0, 0)
     assert (cfg.resume, cfg.collect) == (False, True)
-    assert OmegaConf.to_container(cfg.hydra.sweep)["subdir"] == "${hydra.job.override_dirname}"
+    assert OmegaConf.to_container(cfg.hydra.sweep)["subdir"] == "${ppo_bench.job_dir:${hydra.job.override_dirname}}"
     validate(cfg)
 
 
@@ -97,7 +97,6 @@ BAD_VALUES = [
     (["mode.groups=0"], "mode.groups=0: must be >= 1"),
     (["mode.groups=2"], "mode.groups=2: only async, env_only, agent_only take groups > 1"),
     (["mode=async", "mode.groups=1"], "mode.groups=1: async in one batch is sendrecv"),
-    (["agent.runtime=graphed", "env.upload=pageable"], "env.upload=pageable: agent.runtime=graphed uploads"),
     (["env.backend=brax"], "env.backend=brax: must be one of ale, envpool, gymnasium"),
     (["agent.runtime=jit"], "agent.runtime=jit: must be one of compiled, graphed, eager"),
     (["mode.name=pipelined"], "mode.name=pipelined: must be one of step, sendrecv, async, env_only, agent_only"),
@@ -133,6 +132,19 @@ def test_graphed_is_refused_without_cuda():
         pytest.skip("a CUDA device is present")
     with pytest.raises(ValueError, match=re.escape("agent.runtime=graphed: needs CUDA graphs and no CUDA device")):
         validate(compose_config("agent.runtime=graphed", "device=auto"))
+
+
+def test_graphed_with_a_pageable_upload_does_not_apply(monkeypatch):
+    """A relation, checked after every value (so a sweep can skip it): needs a CUDA machine, or one that says so."""
+    import torch
+
+    from ppo_bench.config import NotApplicable
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    with pytest.raises(NotApplicable, match=re.escape("env.upload=pageable: agent.runtime=graphed uploads")):
+        validate(compose_config("agent.runtime=graphed", "env.upload=pageable", "device=auto"))
+    with pytest.raises(ValueError, match=re.escape("seed=-1")):  # a bad value still wins over the relation
+        validate(compose_config("agent.runtime=graphed", "env.upload=pageable", "device=auto", "seed=-1"))
 
 
 def test_a_refused_job_builds_nothing_and_writes_a_failed_result(tmp_path, monkeypatch):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -13,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, compose_config, fault_env
 from ppo_bench.results import read_result
 
 pytestmark = pytest.mark.slow
@@ -61,26 +62,73 @@ def test_quick_preset_sweeps_its_grid_and_is_collected(tmp_path):
     assert len(table) == 4 and table["n"].tolist() == [2, 2, 2, 2]
 
 
-def test_a_failed_job_keeps_the_others_and_resume_runs_only_what_is_missing(tmp_path):
-    grid = ["env.num_envs=1,8", "mode=step,async", *TINY]
+def test_failed_and_skipped_jobs_keep_the_others_and_resume_runs_only_what_is_missing(tmp_path):
+    # pongg is a typo: its jobs fail. async's 2 groups do not divide 1 env: that job does not apply.
+    grid = ["env.game=pong,pongg", "env.num_envs=1,2", "mode=step,async", *TINY]
     first = sweep(tmp_path, *grid)
     assert first.returncode != 0
-    got = results_in(tmp_path)
-    assert {k: r["status"] for k, r in got.items()} == {
-        (1, "step"): "ok", (1, "async"): "failed", (8, "step"): "ok", (8, "async"): "ok"}
-    assert got[(1, "async")]["error"] == "ValueError: mode.groups=2: must divide env.num_envs=1"
-    assert "Failed jobs" in first.stdout and "must divide env.num_envs=1" in first.stdout
+    status = {}
+    for path in tmp_path.glob("*/result.json"):
+        r = json.loads(path.read_text())  # read_result may not know "skipped" yet
+        status[(r["game"], r["num_envs"], r["mode"])] = (r["status"], r["error"])
+    typo = "ValueError: env.game=pongg: not a ROM that ale-py has; did you mean pong?"
+    assert status == {
+        ("pong", 1, "step"): ("ok", None), ("pong", 1, "async"): ("skipped", "mode.groups=2: must divide env.num_envs=1"),
+        ("pong", 2, "step"): ("ok", None), ("pong", 2, "async"): ("ok", None),
+        **{("pongg", n, m): ("failed", typo) for n in (1, 2) for m in ("step", "async")}}
+    assert "Failed jobs" in first.stdout and "Traceback" not in first.stdout + first.stderr
 
     files = {p: p.read_bytes() for p in tmp_path.glob("*/result.json")}
     again = sweep(tmp_path, *grid, "resume=true")
-    assert again.returncode != 0  # the bad job is still bad
+    assert again.returncode != 0  # the bad jobs are still bad
     assert again.stderr.count("already ok, skipped") + again.stdout.count("already ok, skipped") == 3
-    changed = [p.parent.name for p, data in files.items() if p.read_bytes() != data]
-    assert len(changed) == 1 and "env.num_envs=1," in changed[0] and "mode=async" in changed[0]
+    changed = {p.parent.name for p, data in files.items() if p.read_bytes() != data}
+    assert changed == {p.parent.name for p in files if json.loads(files[p])["status"] != "ok"}
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL], ids=["ctrl-c", "kill"])
-def test_an_interrupted_sweep_leaves_only_whole_files(tmp_path, sig):
+def test_a_sweep_of_ok_and_skipped_jobs_exits_zero_and_a_failed_summary_does_not(tmp_path):
+    grid = ["env.num_envs=1", "mode=async", *TINY]  # one job, skipped: nothing to build
+    ok = sweep(tmp_path / "a", *grid)
+    assert ok.returncode == 0, ok.stderr[-3000:]
+    record = json.loads(next((tmp_path / "a").glob("*/result.json")).read_text())
+    assert record["status"] == "skipped"
+    broken = sweep(tmp_path / "b", *grid, env={**os.environ, **fault_env("ppo_bench.collect:collect:1:raise")})
+    assert broken.returncode != 0
+    assert "collecting" in broken.stdout + broken.stderr and "injected fault in collect" in broken.stdout + broken.stderr
+
+
+def test_a_stalled_job_is_killed_and_recorded_and_the_sweep_goes_on(tmp_path):
+    # sendrecv's third recv (its second timed loop step; warm-up is 2) never returns, as ale-py's
+    # can (ALE #641); step never calls recv.
+    out = sweep(tmp_path, "env.num_envs=2", "mode=sendrecv,step", "stall_timeout_s=10", *TINY,
+                env={**os.environ, **fault_env("ppo_bench.envs:TorchEnvs.recv:3:hang")})
+    assert out.returncode != 0
+    got = results_in(tmp_path)
+    assert got[(2, "step")]["status"] == "ok"
+    stalled = got[(2, "sendrecv")]
+    assert stalled["status"] == "failed"
+    assert stalled["error"] == "no progress for 10 s in repetition 1 of 2 after 1 of 8 loop steps"
+    assert "no progress for 10 s" in (tmp_path / "summary" / "table.md").read_text()
+
+
+def session_processes(sid: int) -> list[int]:
+    found = []
+    for name in os.listdir("/proc"):
+        try:
+            if name.isdigit() and os.getsid(int(name)) == sid:
+                found.append(int(name))
+        except OSError:
+            pass
+    return found
+
+
+# Ctrl-C reaches the whole process group; SIGTERM and SIGKILL the sweep's process alone (as
+# `kill PID` does), so its job process must be ended by it, or end itself when it dies.
+SIGNALS = [(signal.SIGINT, True), (signal.SIGTERM, False), (signal.SIGKILL, False)]
+
+
+@pytest.mark.parametrize("sig,group", SIGNALS, ids=["ctrl-c", "sigterm", "kill"])
+def test_an_interrupted_sweep_leaves_whole_files_and_no_process(tmp_path, sig, group):
     # job 0 is short; job 1 (200 reps) is still running when the signal comes
     cmd = [sys.executable, "run.py", "-m", f"hydra.sweep.dir={tmp_path}", *TINY, "schedule.reps=1,200"]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -89,18 +137,27 @@ def test_an_interrupted_sweep_leaves_only_whole_files(tmp_path, sig):
     while len(list(tmp_path.glob("*/result.json"))) < 1 or not list(tmp_path.glob("*reps=200*")):
         assert proc.poll() is None and time.time() < deadline, "the first job never finished"
         time.sleep(0.2)
-    time.sleep(3)  # into job 1's timed repetitions
-    os.killpg(proc.pid, sig)
-    proc.communicate(timeout=120)
+    time.sleep(5)  # into job 1's timed repetitions
+    if group:
+        os.killpg(proc.pid, sig)
+    else:
+        os.kill(proc.pid, sig)
+    output, _ = proc.communicate(timeout=120)
+    deadline = time.time() + 60
+    while session_processes(proc.pid) and time.time() < deadline:
+        time.sleep(0.5)
+    assert session_processes(proc.pid) == [], "a process of the sweep outlived it"
     records = {p.parent.name: read_result(p) for p in tmp_path.glob("*/result.json")}
     short = [r for name, r in records.items() if "reps=1," in name or name.endswith("reps=1")]
     assert len(short) == 1 and short[0]["status"] == "ok"
     long_ = [r for name, r in records.items() if "reps=200" in name]
-    if sig == signal.SIGINT:  # the runner saw KeyboardInterrupt and said so
-        assert len(long_) == 1 and long_[0]["status"] == "failed" and long_[0]["error"] == "KeyboardInterrupt"
-        assert "KeyboardInterrupt" in (tmp_path / "summary" / "table.md").read_text()  # collected on the way out
-    else:  # killed outright: no file rather than half of one
+    if sig == signal.SIGKILL:  # killed outright: no file rather than half of one
         assert long_ == []
+    else:  # the runner saw KeyboardInterrupt or Terminated and said so, and the sweep stopped
+        error = {signal.SIGINT: "KeyboardInterrupt", signal.SIGTERM: "Terminated: SIGTERM"}[sig]
+        assert len(long_) == 1 and long_[0]["status"] == "failed" and long_[0]["error"] == error
+        assert error in (tmp_path / "summary" / "table.md").read_text()  # collected on the way out
+        assert proc.returncode == 128 + sig and "Traceback" not in output
     assert not [p for p in tmp_path.rglob("result.json") if p.stat().st_size == 0]
 
 
@@ -116,3 +173,75 @@ def test_submitit_local_sweep_is_collected_and_overlap_is_marked(tmp_path):
     a, b = got[(1, "step")]["timing"], got[(2, "step")]["timing"]
     overlap = a["measure_started_at"] < b["measure_finished_at"] and b["measure_started_at"] < a["measure_finished_at"]
     assert table["contended"].tolist() == [overlap, overlap]
+
+
+def test_long_override_lists_and_slashes_stay_one_folder_inside_the_sweep_and_resume(tmp_path):
+    sweep_dir = tmp_path / "sweep"
+    # Joined, these overrides pass 255 bytes, the most a file name may have; ../../../ would climb out.
+    grid = ["env.game=pong,../../../escape", "env.upload=pageable", "env.backend=ale", "env.frameskip=4",
+            "agent.learning_rate=0.000250000001", "agent.update_epochs=1", "seed=1234567", "round=0",
+            "schedule.profile=false", *TINY]
+    first = sweep(sweep_dir, *grid)
+    assert first.returncode != 0  # the escape job is not a ROM
+    inside = sorted(sweep_dir.glob("*/result.json"))
+    assert sorted(tmp_path.rglob("result.json")) == inside and len(inside) == 2
+    names = {json.loads(p.read_text())["game"]: p.parent.name for p in inside}
+    assert len(names["pong"].encode()) <= 255 and names["pong"].startswith("agent.learning_rate=")
+    assert names["../../../escape"].count("/") == 0
+    assert "escape" in (sweep_dir / "summary" / "table.md").read_text()  # its failure is in the summary
+    pong = sweep_dir / names["pong"] / "result.json"
+    stamp = pong.read_bytes()
+    again = sweep(sweep_dir, *grid, "resume=true")
+    assert "already ok, skipped" in again.stdout + again.stderr and pong.read_bytes() == stamp
+
+
+def test_a_second_sweep_into_a_folder_in_use_is_refused_and_a_stale_lock_taken_over(tmp_path):
+    grid = ["env.num_envs=1", "mode=async", *TINY]  # one skipped job: nothing to build
+    lock = tmp_path / ".sweep.lock"
+    tmp_path.mkdir(exist_ok=True)
+    lock.write_text(f"{os.getpid()} {socket.gethostname()}\n")  # this live process holds it
+    refused = sweep(tmp_path, *grid)
+    assert refused.returncode != 0 and not list(tmp_path.glob("*/result.json"))
+    lines = [line for line in (refused.stdout + refused.stderr).splitlines() if line.strip()]
+    assert len(lines) == 1 and f"in use by the sweep of process {os.getpid()}" in lines[0], lines
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    lock.write_text(f"{gone.stdout.strip()} {socket.gethostname()}\n")  # a sweep that died
+    taken = sweep(tmp_path, *grid)
+    assert taken.returncode == 0, taken.stderr[-3000:]
+    assert len(list(tmp_path.glob("*/result.json"))) == 1 and not lock.exists()  # released at the end
+
+
+REFUSALS = [
+    (["env.num_envs=0"], "env.num_envs=0: must be >= 1"),
+    (["env.num_env=64"], "env.num_env: not a config key; did you mean env.num_envs?"),
+    (["+env.num_env=64"], "env.num_env: not a config key; did you mean env.num_envs?"),
+    (["env.num_envs=eight"], "env.num_envs=eight: Value 'eight' of type 'str' could not be converted to Integer"),
+    (["mode=foo"], "mode=foo: no such option; allowed: agent_only, async, env_only, sendrecv, step"),
+]
+
+
+@pytest.mark.parametrize("overrides,message", REFUSALS, ids=[r[0][0] for r in REFUSALS])
+def test_every_refusal_is_one_line(tmp_path, overrides, message):
+    out = subprocess.run([sys.executable, "run.py", f"hydra.run.dir={tmp_path}", *overrides], cwd=ROOT,
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode != 0
+    lines = [line for line in (out.stdout + out.stderr).splitlines() if line.strip()]
+    assert len(lines) == 1 and message in lines[0], lines
+
+
+def test_the_slurm_preset_asks_for_whole_nodes():
+    pytest.importorskip("hydra_plugins.hydra_submitit_launcher")
+    launcher = compose_config("hydra/launcher=slurm", tiny=False).hydra.launcher
+    assert launcher.additional_parameters == {"exclusive": True}  # sbatch --exclusive
+
+
+def test_job_folder_names_are_one_component_distinct_and_stable():
+    from ppo_bench.sweep import MAX_NAME_BYTES, job_dir_name
+
+    assert job_dir_name("env.num_envs=8,mode=step") == "env.num_envs=8,mode=step"  # short names stay readable
+    assert job_dir_name("env.game=../../x") == "env.game=..%2F..%2Fx"
+    assert job_dir_name("env.game=a/b") != job_dir_name("env.game=a%2Fb")  # escaping keeps names apart
+    long_ = ",".join(f"key{i}=value{i}" for i in range(40))
+    name = job_dir_name(long_)
+    assert len(name.encode()) <= MAX_NAME_BYTES and name.startswith("key0=value0,key1=value1")
+    assert job_dir_name(long_) == name and job_dir_name(long_ + "x") != name  # resume finds it; others differ

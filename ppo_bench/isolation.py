@@ -1,0 +1,247 @@
+"""Run a job's measurement in a child process that the parent watches and can always end.
+
+ale-py's recv() blocks in C++ with the GIL released and, when an emulator worker
+starves (ALE #641), never returns: no Python exception or signal handler in that
+process can interrupt it. So the measurement runs in a child process
+(multiprocessing's 'spawn', never 'fork': the parent holds Hydra's state and
+must never initialise CUDA), and the parent only waits and watches:
+
+- progress: the child names its stage (start-up, setup, loop, closing) and
+  bumps a shared counter on every loop step; when neither changes for
+  `stall_timeout_s`, the parent kills the child: "no progress for N s in ...";
+- Ctrl-C and SIGTERM reach the parent as exceptions (the child ignores SIGINT
+  and dies of SIGTERM's default action); the parent kills the child and
+  re-raises, so the record says why and the sweep stops;
+- a child that dies (a segfault, the OOM killer) is reported with its signal;
+- a parent that dies (SIGKILL) closes a pipe that a thread of the child
+  watches: the child exits instead of stepping on for ever.
+
+A fresh process per job also isolates CUDA errors (an illegal memory access
+poisons a process for all its later jobs) and gives every job a fresh dynamo
+and allocator. It costs a couple of seconds to start Python and torch.
+"""
+
+from __future__ import annotations
+
+import logging
+import logging.handlers
+import multiprocessing as mp
+import os
+import signal
+import threading
+import time
+import traceback
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, Optional
+
+STAGES = ("start-up", "setup", "loop", "closing")
+POLL_S = 0.5
+EXIT_WAIT_S = 30.0
+"""How long a child that has reported may take to exit before it is killed."""
+
+
+class Terminated(BaseException):
+    """SIGTERM as an exception (what `timeout`, `scancel` and a SLURM time limit send).
+
+    A BaseException, like KeyboardInterrupt, so no `except Exception` swallows it
+    and Hydra stops the sweep rather than going on to the next job.
+    """
+
+
+def one_line(e: BaseException) -> str:
+    """`Type: first line of the message`, the form a record's error takes."""
+    text = str(e).strip()
+    return f"{type(e).__name__}: {text.splitlines()[0]}" if text else type(e).__name__
+
+
+def _raise_terminated(signum: int, frame: Any) -> None:
+    raise Terminated(signal.Signals(signum).name)
+
+
+def raise_on_sigterm() -> None:
+    """From now on SIGTERM raises Terminated in the main thread; by default it ends the
+    process at once, leaving neither a record nor a summary."""
+    signal.signal(signal.SIGTERM, _raise_terminated)
+
+
+@contextmanager
+def sigterm_raises() -> Iterator[None]:
+    """`raise_on_sigterm` for the duration of a job, where signals can be handled (main thread)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+@contextmanager
+def signals_deferred() -> Iterator[None]:
+    """Hold SIGINT and SIGTERM back while a record is written; they arrive right after.
+
+    A second Ctrl-C during the write would otherwise leave the job without a record.
+    """
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """Ignore Ctrl-C while starting the child: an ignored signal stays ignored through exec,
+    so the child ignores it from its first instruction and the parent alone decides."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+class Progress:
+    """The child's side of the watch: its stage and a loop-step counter, both read by the parent."""
+
+    def __init__(self, stage: Any, steps: Any, send: Callable[..., None]):
+        self._stage, self._steps, self.send = stage, steps, send
+
+    def enter(self, stage: str) -> None:
+        self._stage.value = STAGES.index(stage)
+
+    def counting(self, step: Callable) -> Callable:
+        """`step`, bumping the counter after each call (a shared-memory add: ~0.1 us a loop step)."""
+        steps = self._steps
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            out = step(*args, **kwargs)
+            steps.value += 1
+            return out
+
+        return counted
+
+
+class ChildJob:
+    """`fn(*args, progress)` in a child process; what it sent stays readable after `run`, also when
+    `run` raised (Ctrl-C, SIGTERM): `provenance`, `result`, or `error` (one line) and `traceback`."""
+
+    def __init__(self, fn: Callable, *args: Any):
+        self.fn, self.args = fn, args
+        self.provenance: Optional[dict] = None
+        self.result: Any = None
+        self.error: Optional[str] = None
+        self.traceback: Optional[str] = None
+
+    def run(self, stall_timeout_s: float, where: Callable[[str, int], str]) -> None:
+        """Start the child and wait for it; `where(stage, loop_steps)` words a stall's place."""
+        ctx = mp.get_context("spawn")
+        messages, child_end = ctx.Pipe(duplex=False)
+        parent_alive, alive = ctx.Pipe(duplex=False)
+        stage, steps = ctx.Value("i", 0, lock=False), ctx.Value("q", 0, lock=False)
+        proc = ctx.Process(target=_child_main, name="ppo_bench-job", args=(
+            self.fn, self.args, child_end, parent_alive, stage, steps, logging.getLogger().getEffectiveLevel()))
+        with _sigint_ignored():
+            proc.start()
+        child_end.close()
+        parent_alive.close()
+        reported = False
+        try:
+            reported = self._watch(proc, messages, stage, steps, stall_timeout_s, where)
+        finally:
+            try:
+                proc.join(EXIT_WAIT_S if reported else 0)
+            finally:  # also when Ctrl-C comes during that wait
+                if proc.is_alive():
+                    proc.kill()
+                    proc.join(10)
+                messages.close()
+                alive.close()
+        if self.result is None and self.error is None:
+            code = proc.exitcode
+            how = f"killed by {signal.Signals(-code).name}" if code is not None and code < 0 else f"exit code {code}"
+            self.error = f"the job's process ended without a result ({how})"
+
+    def _watch(self, proc: Any, messages: Any, stage: Any, steps: Any, stall_timeout_s: float,
+               where: Callable[[str, int], str]) -> bool:
+        """Wait for the child's report, its end, or a stall; True when it reported."""
+        last, since = None, time.monotonic()
+        while True:
+            if messages.poll(POLL_S):
+                try:
+                    kind, *payload = messages.recv()
+                except EOFError:  # the child closed its end: it is gone
+                    return False
+                since = time.monotonic()
+                if self._receive(kind, payload):
+                    return True
+                continue
+            if not proc.is_alive():
+                while messages.poll(0):  # what it sent just before it ended
+                    try:
+                        kind, *payload = messages.recv()
+                    except EOFError:
+                        break
+                    if self._receive(kind, payload):
+                        return True
+                return False
+            now = (stage.value, steps.value)
+            if now != last:
+                last, since = now, time.monotonic()
+            elif time.monotonic() - since > stall_timeout_s:
+                self.error = f"no progress for {stall_timeout_s:g} s in {where(STAGES[now[0]], now[1])}"
+                return False
+
+    def _receive(self, kind: str, payload: list) -> bool:
+        if kind == "log":
+            logging.getLogger(payload[0].name).handle(payload[0])
+        elif kind == "provenance":
+            self.provenance = payload[0]
+        elif kind == "ok":
+            self.result = payload[0]
+            return True
+        elif kind == "failed":
+            self.error, self.traceback = payload
+            return True
+        return False
+
+
+class _PipeQueue:
+    """The queue of a QueueHandler: log records go up the pipe to the parent's handlers."""
+
+    def __init__(self, send: Callable[..., None]):
+        self.send = send
+
+    def put_nowait(self, record: logging.LogRecord) -> None:
+        self.send("log", record)
+
+
+def _exit_with_parent(parent_alive: Any) -> None:
+    try:
+        parent_alive.recv()  # nothing is ever sent: this returns when the parent's end closes
+    except EOFError:
+        pass
+    os._exit(3)
+
+
+def _child_main(fn: Callable, args: tuple, conn: Any, parent_alive: Any, stage: Any, steps: Any,
+                log_level: int) -> None:
+    lock = threading.Lock()
+
+    def send(*message: Any) -> None:
+        with lock:  # log records may come from other threads
+            conn.send(message)
+
+    threading.Thread(target=_exit_with_parent, args=(parent_alive,), daemon=True).start()
+    root = logging.getLogger()
+    root.handlers[:] = [logging.handlers.QueueHandler(_PipeQueue(send))]
+    root.setLevel(log_level)
+    try:
+        result = fn(*args, Progress(stage, steps, send))
+    except BaseException as e:
+        send("failed", one_line(e), traceback.format_exc())
+        return
+    send("ok", result)

@@ -1,0 +1,56 @@
+"""The keys a config may have, and one line for a key it may not.
+
+The schema (config.py's dataclasses) makes Hydra refuse `env.num_env=64`, but
+`+` adds a key whatever the schema says, so `+env.num_env=64` ran the default 8
+envs and reported ok. The runner compares the composed config with the
+dataclasses before anything is built and names the closest real key.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import typing
+from typing import Any
+
+from .config import Config
+
+ALLOWED_EXTRA = ("hydra", "preset")
+"""Top-level keys that are not the schema's but legitimate: Hydra's own node, and the
+name of a preset that does not put itself in the `_global_` package."""
+
+
+def _fields(cls: type) -> dict[str, Any]:
+    hints = typing.get_type_hints(cls)
+    return {f.name: hints[f.name] for f in dataclasses.fields(cls)}
+
+
+def known_keys(cls: type = Config, prefix: str = "") -> list[str]:
+    """Every leaf key of the schema, dotted: env.num_envs, ..., stall_timeout_s."""
+    keys = []
+    for name, kind in _fields(cls).items():
+        if dataclasses.is_dataclass(kind):
+            keys += known_keys(kind, f"{prefix}{name}.")
+        else:
+            keys.append(f"{prefix}{name}")
+    return keys
+
+
+def unknown_keys(cfg: Any, cls: type = Config, prefix: str = "") -> list[str]:
+    """Keys of `cfg` (a DictConfig or dict) that the schema does not have."""
+    fields = _fields(cls)
+    found = []
+    for key in cfg.keys():
+        if not prefix and key in ALLOWED_EXTRA:
+            continue
+        if key not in fields:
+            found.append(f"{prefix}{key}")
+        elif dataclasses.is_dataclass(fields[key]) and hasattr(cfg[key], "keys"):
+            found += unknown_keys(cfg[key], fields[key], f"{prefix}{key}.")
+    return found
+
+
+def unknown_key_message(key: str) -> str:
+    close = difflib.get_close_matches(key, known_keys(), n=1, cutoff=0.6)
+    hint = f"did you mean {close[0]}?" if close else "the keys are listed in README.md's config table"
+    return f"{key}: not a config key; {hint}"

@@ -1,0 +1,90 @@
+"""Test-only fault injection, loaded by every Python process started with this folder on PYTHONPATH.
+
+    PPO_BENCH_FAULT="module:Owner.attr:n:action[;...]"
+
+patches `Owner.attr` (a method, or a module function when Owner is left out) so
+that its n-th and later calls, counted in that process, do `action`:
+
+    raise        raise RuntimeError("injected fault in Owner.attr")
+    hang         never return, with SIGINT and SIGTERM blocked (as a recv stuck in C++)
+    kill         die of SIGKILL (as by the OOM killer)
+    return=JSON  return the JSON value instead of calling it
+
+The patch is applied when `module` is first imported, not here: at this point
+sys.path does not yet hold the script's folder (nor, in a spawned child, the
+parent's path), and an eager import could load another checkout's ppo_bench.
+
+The tests set it for the job's child process (or a whole sweep), so no fault
+hooks live in the production code.
+"""
+
+import os
+import sys
+
+_PENDING: dict = {}
+
+
+def _patch(module, path: str, nth: str, action: str) -> None:
+    import json
+    import signal
+    import threading
+
+    *parents, name = path.split(".")
+    owner = module
+    for part in parents:
+        owner = getattr(owner, part)
+    original = getattr(owner, name)
+    calls = [0]
+
+    def faulty(*args, **kwargs):
+        calls[0] += 1
+        if calls[0] < int(nth):
+            return original(*args, **kwargs)
+        if action == "raise":
+            raise RuntimeError(f"injected fault in {path}")
+        if action == "hang":
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+            threading.Event().wait()
+        if action == "kill":
+            os.kill(os.getpid(), signal.SIGKILL)
+        if action.startswith("return="):
+            return json.loads(action[len("return="):])
+        raise ValueError(f"PPO_BENCH_FAULT: unknown action {action!r}")
+
+    setattr(owner, name, faulty)
+
+
+class _PatchOnImport:
+    """A meta path finder that lets the real finders load a pending module, then patches it."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name not in _PENDING:
+            return None
+        for finder in sys.meta_path:
+            if finder is self or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(name, path, target)
+            if spec is not None:
+                break
+        else:
+            return None
+        exec_module = spec.loader.exec_module
+
+        def exec_and_patch(module):
+            exec_module(module)
+            for fault in _PENDING.pop(name, []):
+                _patch(module, *fault)
+
+        spec.loader.exec_module = exec_and_patch
+        return spec
+
+
+_SPEC = os.environ.get("PPO_BENCH_FAULT")
+if _SPEC:
+    for _fault in _SPEC.split(";"):
+        _module, *_rest = _fault.split(":", 3)
+        if _module in sys.modules:
+            _patch(sys.modules[_module], *_rest)
+        else:
+            _PENDING.setdefault(_module, []).append(_rest)
+    sys.meta_path.insert(0, _PatchOnImport())
