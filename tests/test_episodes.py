@@ -121,7 +121,9 @@ def test_tracker_rejects_bad_batches():
         t.observe([2], [0], [False], [False])
     with pytest.raises(ValueError, match="lengths"):
         t.observe([0, 1], [0], [False, False], [False, False])
-    assert EpisodeTracker(2).recent(5) != EpisodeTracker(2).recent(5)  # (nan, nan)
+    assert np.isnan(EpisodeTracker(2).recent(5)).all()  # no episode yet
+    with pytest.raises(ValueError):
+        EpisodeTracker(2).recent(0)
 
 
 def test_clip_rewards():
