@@ -221,7 +221,10 @@ def gae(rewards: ArrayLike, values: ArrayLike, dones: ArrayLike, valid: ArrayLik
     because its A is 0, nothing flows through it to the slot before: that
     slot is its episode's last step, and its own `dones` (or the zero A of
     the reset slot) ends its chain. The reset slot's reward and done only
-    appear in its own delta, which is masked, so they never leak.
+    appear in its own delta, which is masked, so they never leak. (With
+    tracker-made masks a done slot is always followed by an invalid one, so
+    the mask alone cuts the chain; the (1 - dones) factor on A[t+1] matters
+    only when `valid` is all True, as in CleanRL.)
 
     Which flag to pass as `dones`:
     - terminated | truncated: a truncated episode is treated as ended and
