@@ -1,0 +1,266 @@
+"""Episode bookkeeping and GAE for PPO on ale-py's next-step-autoreset vector envs.
+
+Why this module exists (issue 12, item 2): ale-py 0.12's `AtariVectorEnv`
+(and envpool, and gymnasium with `AutoresetMode.NEXT_STEP`) reset an env one
+step *after* its episode ends. When env i's step t returns terminated or
+truncated, the observation it returns is the episode's final frame; env i's
+next step t+1 is a *reset step*: the action sent for it is ignored, it
+returns the new episode's first frame, reward 0 and terminated = truncated =
+False (checked against ale-py 0.12.1 in tests/test_episodes.py). That row is
+not a transition of either episode. Training on it, or letting its reward
+and flags into GAE, links the old episode's final frame to the new
+episode's first frame.
+
+With async batches (`batch_size < num_envs`) a batch holds any subset of
+envs, in any order, as `info["env_id"]` says; each env's rows still arrive
+in its own time order, so everything here is kept per env.
+
+Conventions (one row = one env's result of one `step`/`recv`):
+
+- `EpisodeTracker.observe` returns `valid[j]`, False when row j is not a
+  transition the agent should learn from: a reset step, or an env's initial
+  reset frame when an async `recv` delivers it (ale-py returns the first
+  `batch_size` reset frames from `reset()` and brings the others' later,
+  mixed with stepped envs; no action was sent for those).
+- `gae` takes `dones[t]` = the *step outcome*: terminated (or terminated or
+  truncated, see `gae`) returned by the step taken at slot t, i.e. "the
+  transition at slot t ended its episode". This is the row's own flag, so
+  reward, done and valid of a slot all come from the same batch row. It is
+  CleanRL's `dones` shifted by one: CleanRL stores at slot t the flag of the
+  step before (whether obs t starts a new episode, which under next-step
+  autoreset it does not: obs t is then the old episode's final frame), and
+  passes the last step's flag as `next_done`. Here `dones[t]` is CleanRL's
+  `dones[t+1]` and `dones[T-1]` is CleanRL's `next_done`, so no separate
+  `next_dones` argument is needed.
+- Returns are summed from unclipped rewards: build the envs with reward
+  clipping off (ale-py `reward_clipping=False`; the project's backends clip
+  in the emulator by default, see `backends.py`) and clip with
+  `clip_rewards` for training only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+import numpy as np
+import torch
+
+ArrayLike = Union[np.ndarray, torch.Tensor]
+
+
+@dataclass(frozen=True)
+class Episode:
+    """One finished episode: the env it ran in, its unclipped return, its length in agent steps.
+
+    `truncated` is True when the episode was cut (time limit) rather than
+    ended by the game; a step reporting both counts as terminated.
+    """
+
+    env_id: int
+    ret: float
+    length: int
+    truncated: bool
+
+
+class EpisodeTracker:
+    """Per-env running unclipped returns and lengths over async, next-step-autoreset batches.
+
+    Each env is in one of two states: *running* (its next row is a real
+    step) or *awaiting a first frame* (its next row is a reset step, or the
+    initial reset frame an async `recv` delivers). Every env starts awaiting
+    its first frame; `start(env_ids)` marks the envs whose frames `reset()`
+    returned as running (their next row is a real step). A row of an env
+    awaiting a first frame is invalid and moves it to running; a valid row
+    that terminates or truncates records the episode and makes the env
+    await its next first frame.
+
+    The length of an episode counts its real steps only (not the reset
+    step), so it is the number of transitions that were trained on.
+    """
+
+    def __init__(self, num_envs: int):
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be >= 1, got {num_envs}")
+        self.num_envs = num_envs
+        self._ret = np.zeros(num_envs, dtype=np.float64)
+        self._len = np.zeros(num_envs, dtype=np.int64)
+        self._awaiting = np.ones(num_envs, dtype=bool)
+        self.finished: list[Episode] = []
+        self.num_steps = 0  # valid rows seen
+        self.num_invalid = 0  # reset steps and initial frames seen
+
+    def start(self, env_ids: ArrayLike) -> None:
+        """Mark envs whose first frames came from `reset()`: their next row is a real step.
+
+        Any episode in progress for them is dropped (not recorded): a
+        `reset()` cuts it without a terminal or truncated flag.
+        """
+        ids = self._ids(env_ids)
+        self._ret[ids] = 0.0
+        self._len[ids] = 0
+        self._awaiting[ids] = False
+
+    def observe(self, env_ids: ArrayLike, rewards: ArrayLike, terminations: ArrayLike,
+                truncations: ArrayLike) -> np.ndarray:
+        """Take one batch of step results (unclipped rewards); return `valid`, bool per row.
+
+        Raises ValueError on a malformed batch, or on a row that should be a
+        reset step but carries a reward or an end flag (the envs are then not
+        in next-step autoreset mode, and this bookkeeping would be wrong).
+        """
+        ids = self._ids(env_ids)
+        r = _np(rewards).astype(np.float64).reshape(-1)
+        term = _np(terminations).astype(bool).reshape(-1)
+        trunc = _np(truncations).astype(bool).reshape(-1)
+        if not (len(r) == len(term) == len(trunc) == len(ids)):
+            raise ValueError(f"batch lengths differ: env_ids {len(ids)}, rewards {len(r)}, "
+                             f"terminations {len(term)}, truncations {len(trunc)}")
+
+        reset_rows = self._awaiting[ids]
+        bad = reset_rows & ((r != 0) | term | trunc)
+        if bad.any():
+            j = int(np.flatnonzero(bad)[0])
+            raise ValueError(
+                f"env {ids[j]}: the row after an episode end (or its first frame) has reward "
+                f"{r[j]}, terminated {term[j]}, truncated {trunc[j]}; a next-step autoreset env "
+                "returns 0, False, False there (is autoreset_mode NEXT_STEP?)")
+        valid = ~reset_rows
+
+        # Reset rows: the env now runs a fresh episode (ret/len were zeroed when the last one closed).
+        self._awaiting[ids[reset_rows]] = False
+
+        # Real steps: accumulate, then close the episodes that ended.
+        vids = ids[valid]
+        self._ret[vids] += r[valid]
+        self._len[vids] += 1
+        ended = valid & (term | trunc)
+        for j in np.flatnonzero(ended):
+            i = int(ids[j])
+            self.finished.append(Episode(env_id=i, ret=float(self._ret[i]), length=int(self._len[i]),
+                                         truncated=bool(trunc[j] and not term[j])))
+        eids = ids[ended]
+        self._ret[eids] = 0.0
+        self._len[eids] = 0
+        self._awaiting[eids] = True
+
+        self.num_steps += int(valid.sum())
+        self.num_invalid += int(reset_rows.sum())
+        return valid
+
+    @property
+    def num_episodes(self) -> int:
+        return len(self.finished)
+
+    @property
+    def num_truncated(self) -> int:
+        return sum(e.truncated for e in self.finished)
+
+    def returns(self) -> np.ndarray:
+        """Unclipped returns of all finished episodes, in the order they finished."""
+        return np.array([e.ret for e in self.finished], dtype=np.float64)
+
+    def lengths(self) -> np.ndarray:
+        return np.array([e.length for e in self.finished], dtype=np.int64)
+
+    def recent(self, k: int = 100) -> tuple[float, float]:
+        """Mean and (population) std of the last k finished returns; (nan, nan) before any."""
+        if k < 1:
+            raise ValueError(f"k must be >= 1, got {k}")
+        last = self.returns()[-k:]
+        if len(last) == 0:
+            return float("nan"), float("nan")
+        return float(last.mean()), float(last.std())
+
+    def running(self) -> tuple[np.ndarray, np.ndarray]:
+        """Copies of the per-env return and length of the episodes in progress."""
+        return self._ret.copy(), self._len.copy()
+
+    def _ids(self, env_ids: ArrayLike) -> np.ndarray:
+        ids = _np(env_ids).astype(np.int64).reshape(-1)
+        if ids.size and (ids.min() < 0 or ids.max() >= self.num_envs):
+            raise ValueError(f"env ids out of range [0, {self.num_envs}): {ids}")
+        if len(np.unique(ids)) != len(ids):
+            raise ValueError(f"an env appears twice in one batch: {ids}")
+        return ids
+
+
+def _np(x: ArrayLike) -> np.ndarray:
+    if isinstance(x, torch.Tensor):
+        return x.detach().cpu().numpy()
+    return np.asarray(x)
+
+
+def clip_rewards(rewards: ArrayLike) -> ArrayLike:
+    """Sign-clip rewards to {-1, 0, 1} (Atari practice), for training only; same type out as in.
+
+    For Atari's integer rewards this equals clamping to [-1, 1], which is
+    what ale-py's `reward_clipping=True` does in the emulator.
+    """
+    if isinstance(rewards, torch.Tensor):
+        return torch.sign(rewards)
+    return np.sign(rewards)
+
+
+def gae(rewards: ArrayLike, values: ArrayLike, dones: ArrayLike, valid: ArrayLike,
+        next_values: ArrayLike, gamma: float = 0.99, lam: float = 0.95
+        ) -> tuple[torch.Tensor, torch.Tensor]:
+    """Generalised advantage estimates over a [T, N] rollout whose slots may be reset steps.
+
+    Slot t of env n holds the transition taken from obs t: `values[t]` =
+    V(obs t), `rewards[t]` and `dones[t]` the reward and end flag that step
+    returned, `valid[t]` the tracker's mask for that row. `next_values` [N]
+    is V(obs T), the obs after the last slot. Per env and slot:
+
+        delta[t] = r[t] + gamma * V[t+1] * (1 - dones[t]) - V[t]
+        A[t]     = valid[t] * (delta[t] + gamma * lam * (1 - dones[t]) * A[t+1])
+
+    with V[T] = next_values and A[T] = 0. With `valid` all True this is
+    CleanRL's ppo_atari_envpool recursion (see the module docstring for the
+    one-slot shift of `dones`). An invalid slot (reset step) gets A = 0 and,
+    because its A is 0, nothing flows through it to the slot before: that
+    slot is its episode's last step, and its own `dones` (or the zero A of
+    the reset slot) ends its chain. The reset slot's reward and done only
+    appear in its own delta, which is masked, so they never leak. (With
+    tracker-made masks a done slot is always followed by an invalid one, so
+    the mask alone cuts the chain; the (1 - dones) factor on A[t+1] matters
+    only when `valid` is all True, as in CleanRL.)
+
+    Which flag to pass as `dones`:
+    - terminated | truncated: a truncated episode is treated as ended and
+      its last step bootstraps with 0 (CleanRL's behaviour).
+    - terminated only: a truncated episode's last step bootstraps from
+      V[t+1], which under next-step autoreset is the value of the reset
+      slot's obs, i.e. V(final frame of the truncated episode); the chain
+      still stops there because the reset slot's A is 0. This is the
+      correct treatment of time limits, at no extra cost.
+
+    Returns (advantages, returns), float32 on `values`' device; returns =
+    advantages + values on valid slots and = values on invalid ones (so an
+    unmasked invalid row gives zero policy and value loss; callers should
+    still drop invalid rows, e.g. before normalising advantages).
+    """
+    v = torch.as_tensor(values, dtype=torch.float32)
+    device = v.device
+    r = torch.as_tensor(rewards, dtype=torch.float32, device=device)
+    d = torch.as_tensor(dones, device=device).to(torch.float32)
+    m = torch.as_tensor(valid, device=device).to(torch.float32)
+    nv = torch.as_tensor(next_values, dtype=torch.float32, device=device).reshape(-1)
+    if v.dim() != 2:
+        raise ValueError(f"values must be [num_steps, num_envs], got {tuple(v.shape)}")
+    for name, x in (("rewards", r), ("dones", d), ("valid", m)):
+        if x.shape != v.shape:
+            raise ValueError(f"{name} has shape {tuple(x.shape)}, values {tuple(v.shape)}")
+    if nv.shape != v.shape[1:]:
+        raise ValueError(f"next_values has shape {tuple(nv.shape)}, expected ({v.shape[1]},)")
+
+    num_steps = v.shape[0]
+    advantages = torch.zeros_like(v)
+    last = torch.zeros_like(nv)
+    for t in reversed(range(num_steps)):
+        v_next = nv if t == num_steps - 1 else v[t + 1]
+        notdone = 1.0 - d[t]
+        delta = r[t] + gamma * v_next * notdone - v[t]
+        last = m[t] * (delta + gamma * lam * notdone * last)
+        advantages[t] = last
+    return advantages, advantages + v
