@@ -465,7 +465,8 @@ def test_plot_skipped_without_matplotlib(tmp_path, capsys, monkeypatch, how):
     out = tmp_path / "summary"
     assert sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()) == [
         "env.frameskip=4/chart.js", "env.frameskip=4/chart.json",
-        "env.frameskip=5/chart.js", "env.frameskip=5/chart.json", "table.csv", "table.md"]
+        "env.frameskip=5/chart.js", "env.frameskip=5/chart.json", "side_by_side.js", "side_by_side.json",
+        "table.csv", "table.md"]
 
 
 def test_result_files_untouched(tmp_path):
@@ -493,3 +494,32 @@ def test_main_exit_codes(tmp_path, capsys):
     assert main([str(tmp_path / "ok"), "--out", str(tmp_path / "o"), "--no-plot"]) == 0
     assert (tmp_path / "o" / "table.csv").read_text().startswith("group,identity,mode,")
     assert not (tmp_path / "o" / "throughput.png").exists()
+
+
+def test_several_configurations_also_get_a_chart_and_plot_side_by_side(tmp_path):
+    """Backends (or runtimes) stay apart, and the out dir shows them together as well."""
+    pytest.importorskip("matplotlib")
+    for backend, base in (("ale", 100.0), ("envpool", 80.0)):
+        for n in (8, 64):
+            for mode, factor in (("step", 1.0), ("async", 1.5)):
+                write(tmp_path / "runs", f"{backend}-{mode}-{n}", mode=mode, n=n, groups=2 if mode == "async" else 1,
+                      reps=(base * factor * n, base * factor * n * 1.02), env_extra={"backend": backend})
+    out = tmp_path / "summary"
+    c = collect([tmp_path / "runs"], out_dir=out)
+    assert sorted(c.table["group"].unique()) == ["env.backend=ale", "env.backend=envpool"]
+    assert not (out / "chart.json").exists()  # chart.json stays one configuration's (stepRaw, ...)
+    both = json.loads((out / "side_by_side.json").read_text())
+    expected = {"env.backend=ale": ["stepEnvBackendAleRaw", "asyncEnvBackendAleRaw"],
+                "env.backend=envpool": ["stepEnvBackendEnvpoolRaw", "asyncEnvBackendEnvpoolRaw"]}
+    assert {g: meta["arrays"] for g, meta in both["meta"]["groups"].items()} == expected
+    for g, names in expected.items():
+        own = json.loads((out / g / "chart.json").read_text())  # each group's own chart is still there
+        assert [both[name] for name in names] == [own["stepRaw"], own["asyncRaw"]]
+    assert [p["n"] for p in both["stepEnvBackendEnvpoolRaw"]] == [8, 64]
+    assert both["stepEnvBackendEnvpoolRaw"][0]["thr"] == 646  # mean of 640 and 652.8
+    assert "const stepEnvBackendAleRaw = [" in (out / "side_by_side.js").read_text()
+    assert (out / "side_by_side.png").stat().st_size > 0
+    # One configuration again: the side-by-side files were an earlier collection's, and go.
+    collect([tmp_path / "runs" / "ale-step-8"], out_dir=out)
+    assert "stepRaw" in json.loads((out / "chart.json").read_text())
+    assert not any((out / name).exists() for name in ("side_by_side.json", "side_by_side.js", "side_by_side.png"))

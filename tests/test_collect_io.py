@@ -87,7 +87,7 @@ def test_a_recollection_removes_what_the_last_one_wrote_and_nothing_else(tmp_pat
     out = tmp_path / "summary"
     collect([tmp_path], plot=False)
     assert {p.name for p in out.iterdir()} == {"table.csv", "table.md", "phases.csv", "env.frameskip=4",
-                                               "env.frameskip=5"}
+                                               "env.frameskip=5", "side_by_side.json", "side_by_side.js"}
     (out / "notes.txt").write_text("mine")
     (out / "env.frameskip=4" / "notes.txt").write_text("mine too")
     (tmp_path / "s4" / "result.json").unlink()

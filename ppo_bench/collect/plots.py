@@ -1,4 +1,4 @@
-"""The throughput figure (throughput.png, one per group), drawn with matplotlib.
+"""The throughput figures (throughput.png, one per group, and one of all groups side by side), drawn with matplotlib.
 
 matplotlib is optional (the `plot` extra): it is imported only when a figure is drawn,
 and _matplotlib says beforehand whether one can be, so that a collection without it
@@ -60,6 +60,36 @@ def plot_throughput(t: pd.DataFrame, path: Path, title: str) -> None:
     if bottom.get_legend_handles_labels()[0]:
         bottom.legend(fontsize="small")
     bottom.grid(alpha=0.3)
+    fig.savefig(path, dpi=120)
+
+
+def plot_side_by_side(t: pd.DataFrame, path: Path, title: str) -> None:
+    """Every group's throughput on one log-log axis: a colour per group, a marker per mode."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import ScalarFormatter
+
+    fig = Figure(figsize=(9, 6), layout="constrained")
+    FigureCanvasAgg(fig)
+    ax = fig.subplots()
+    modes = sorted(t["mode"].unique(), key=_order)
+    markers = dict(zip(modes, "osD^vP*Xh"))
+    for i, (g, tg) in enumerate(sorted(t.groupby("group"), key=lambda kv: kv[0])):
+        for m in modes:
+            s = tg[tg["mode"] == m].sort_values("num_envs")
+            if len(s):
+                err = [s["mean"] - s["lo"].fillna(s["mean"]), s["hi"].fillna(s["mean"]) - s["mean"]]
+                ax.errorbar(s["num_envs"], s["mean"], yerr=err, fmt="-" + markers.get(m, "o"), capsize=3,
+                            color=f"C{i}", label=f"{m}, {g}")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.xaxis.set_major_formatter(ScalarFormatter())
+    ax.set_xticks(sorted(t["num_envs"].unique()))
+    ax.set_xlabel("num_envs (log2 scale)")
+    ax.set_ylabel("env-steps/s (mean, 95% CI)")
+    ax.set_title(title)
+    ax.legend(fontsize="x-small")
+    ax.grid(alpha=0.3, which="both")
     fig.savefig(path, dpi=120)
 
 

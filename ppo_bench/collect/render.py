@@ -18,7 +18,7 @@ import pandas as pd
 
 from .. import results
 from .load import SINGLE_GROUP, CollectError, Collection
-from .plots import _matplotlib, plot_throughput
+from .plots import _matplotlib, plot_side_by_side, plot_throughput
 from .tables import PHASE_COLUMNS, PROBES, _order, _ratio
 
 JS_NAMES = {"step": "stepRaw", "sendrecv": "recvRaw", "async": "asyncRaw",
@@ -26,6 +26,8 @@ JS_NAMES = {"step": "stepRaw", "sendrecv": "recvRaw", "async": "asyncRaw",
 MAX_LISTED = 20  # lines of a warning list in table.md; the rest is counted
 SUMMARY_FILES = ("table.csv", "table.md", "phases.csv")  # what a collection writes into its out dir
 CHART_FILES = ("chart.json", "chart.js", "throughput.png")  # ... and per group (in the out dir when one)
+SIDE_BY_SIDE_FILES = ("side_by_side.json", "side_by_side.js", "side_by_side.png")
+"""With several groups (backends, runtimes, ...): every group's arrays in one chart and one plot."""
 FOOTER = ("env-steps/s; ± = 95% t half-width over {n} reps; (!) = CV > 10%; speedup = ratio of "
           "geometric means with a 95% Welch t-interval on log throughput; paired = per-round ratios "
           "of back-to-back jobs, t-interval on log ratios")
@@ -155,6 +157,22 @@ def chart(t: pd.DataFrame, jobs: pd.DataFrame, group: str) -> dict:
     return out
 
 
+def side_by_side(t: pd.DataFrame, jobs: pd.DataFrame, groups: list[str]) -> dict:
+    """Every group's arrays in one chart, named `<mode> <group>` (e.g. stepEnvBackendEnvpoolRaw);
+    `meta.groups` says which arrays are whose, with each group's own meta."""
+    out: dict = {}
+    metas = {}
+    for g in groups:
+        one = chart(t[t["group"] == g], jobs, g)
+        meta = one.pop("meta")
+        modes = sorted(t.loc[t["group"] == g, "mode"].unique(), key=_order)
+        names = {js_name(f"{m} {g}"): one[js_name(m)] for m in modes}
+        out.update(names)
+        metas[g] = {"arrays": list(names), **meta}
+    out["meta"] = {"unit": results.UNIT, "groups": metas}
+    return out
+
+
 def _py(v):  # json's fallback for numpy scalars
     return v.item()
 
@@ -191,6 +209,13 @@ def write_summary(c: Collection, out: Path, plot: bool) -> None:
     if plot and not can_plot:
         print("plot skipped: matplotlib is not importable (pip install 'ppo-bench[plot]')", file=sys.stderr)
     groups = sorted(c.table["group"].unique())
+    if len(groups) > 1:
+        ch = side_by_side(c.table, c.jobs, groups)
+        json_name, js_name_, png_name = SIDE_BY_SIDE_FILES
+        (out / json_name).write_text(json.dumps(ch, indent=2, default=_py) + "\n")
+        (out / js_name_).write_text(chart_js(ch))
+        if can_plot:
+            plot_side_by_side(c.table, out / png_name, "PPO loop throughput by configuration")
     for g in groups:
         where = out if len(groups) == 1 else out / slug(g)
         where.mkdir(exist_ok=True)
@@ -212,7 +237,7 @@ def remove_earlier(out: Path) -> None:
     profiled now, would survive as if current. Looks at `out` and the chart folders one level
     down; a folder goes only when removing the collector's files left it empty.
     """
-    for name in SUMMARY_FILES + CHART_FILES:
+    for name in SUMMARY_FILES + CHART_FILES + SIDE_BY_SIDE_FILES:
         (out / name).unlink(missing_ok=True)
     for folder in [d for d in out.iterdir() if d.is_dir()]:
         own = [folder / n for n in CHART_FILES if (folder / n).is_file()]
