@@ -33,9 +33,11 @@ PHASES = {
 
 
 def _target(driver: Any, path: str) -> Any:
-    if path == "ale":  # the ale-py vector env, under the torch adapter or bare (env_only)
+    if path == "ale":  # the vector env (any backend), under the torch adapter or bare (env_only)
+        from .envs import TorchEnvs
+
         envs = getattr(driver, "envs", None)
-        return getattr(envs, "envs", envs)
+        return envs.envs if isinstance(envs, TorchEnvs) else envs
     obj = driver
     for name in path.split("."):
         obj = getattr(obj, name, None)

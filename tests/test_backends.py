@@ -196,3 +196,20 @@ def test_checking_the_ale_backend_imports_no_other_backend():
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]", out.stdout + out.stderr
     assert check_backend(SimpleNamespace(env=SimpleNamespace(backend="ale"), mode=SimpleNamespace(name="async", groups=4))) is None
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_phase_clock_sees_every_backends_emulators(backend):
+    """env_only's bare vector env and step's adapter both charge their waits to `emulators`."""
+    from ppo_bench.drivers import EnvOnlyDriver
+    from ppo_bench.phases import PhaseClock
+
+    driver = EnvOnlyDriver(env_cfg(backend), seed=0)
+    try:
+        clock = PhaseClock(driver)
+        for slot in range(3):
+            driver.step(slot)
+        clock.restore()
+        assert clock.seconds["emulators"] > 0
+    finally:
+        driver.close()
