@@ -180,7 +180,20 @@ def _step_result(obs, rewards, terminations, truncations, info):
     return obs, rewards.astype(np.int32), terminations, truncations, info
 
 
-class EnvpoolVectorEnv:
+class _SendRecvEnv:
+    """What both adapters share: `step` is `send` then `recv`, as in ale-py, and `send` checks the batch."""
+
+    batch_size: int
+
+    def step(self, actions: np.ndarray):
+        self.send(actions)
+        return self.recv()
+
+    def _check(self, actions: np.ndarray) -> None:
+        assert actions.shape == (self.batch_size,), f"{actions.shape=}, {self.batch_size=}"
+
+
+class EnvpoolVectorEnv(_SendRecvEnv):
     """envpool's Atari pool set up as ale-py's AtariVectorEnv defaults; the pool is made at reset(seed)."""
 
     def __init__(self, env_cfg: Any, groups: int = 1):
@@ -230,12 +243,8 @@ class EnvpoolVectorEnv:
         info["env_id"] = self._ids = np.asarray(info["env_id"], dtype=np.int32)
         return obs, info
 
-    def step(self, actions: np.ndarray):
-        self.send(actions)
-        return self.recv()
-
     def send(self, actions: np.ndarray) -> None:
-        assert actions.shape == (self.batch_size,), f"{actions.shape=}, {self.batch_size=}"
+        self._check(actions)
         self._pool.send(actions.astype(np.int32, copy=False), self._ids)  # envpool takes int32 only
 
     def recv(self):
@@ -274,7 +283,7 @@ def make_gymnasium_env(game: str, frameskip: int):
     return FrameStackObservation(env, STACK, padding_type="zero")
 
 
-class GymnasiumVectorEnv:
+class GymnasiumVectorEnv(_SendRecvEnv):
     """gymnasium's AsyncVectorEnv (one process per env, frames in shared memory) over ale-py's AtariEnv."""
 
     def __init__(self, env_cfg: Any):
@@ -297,12 +306,8 @@ class GymnasiumVectorEnv:
         info["env_id"] = self._ids.copy()
         return obs, info
 
-    def step(self, actions: np.ndarray):
-        self.send(actions)
-        return self.recv()
-
     def send(self, actions: np.ndarray) -> None:
-        assert actions.shape == (self.batch_size,), f"{actions.shape=}, {self.batch_size=}"
+        self._check(actions)
         self.envs.step_async(actions)
         self._pending = True
 
