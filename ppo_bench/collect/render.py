@@ -157,18 +157,16 @@ def chart(t: pd.DataFrame, jobs: pd.DataFrame, group: str) -> dict:
     return out
 
 
-def side_by_side(t: pd.DataFrame, jobs: pd.DataFrame, groups: list[str]) -> dict:
-    """Every group's arrays in one chart, named `<mode> <group>` (e.g. stepEnvBackendEnvpoolRaw);
+def side_by_side(t: pd.DataFrame, charts: dict[str, dict]) -> dict:
+    """Every group's chart arrays in one chart, named `<mode> <group>` (e.g. stepEnvBackendEnvpoolRaw);
     `meta.groups` says which arrays are whose, with each group's own meta."""
     out: dict = {}
     metas = {}
-    for g in groups:
-        one = chart(t[t["group"] == g], jobs, g)
-        meta = one.pop("meta")
+    for g, one in charts.items():
         modes = sorted(t.loc[t["group"] == g, "mode"].unique(), key=_order)
         names = {js_name(f"{m} {g}"): one[js_name(m)] for m in modes}
         out.update(names)
-        metas[g] = {"arrays": list(names), **meta}
+        metas[g] = {"arrays": list(names), **one["meta"]}
     out["meta"] = {"unit": results.UNIT, "groups": metas}
     return out
 
@@ -209,25 +207,26 @@ def write_summary(c: Collection, out: Path, plot: bool) -> None:
     if plot and not can_plot:
         print("plot skipped: matplotlib is not importable (pip install 'ppo-bench[plot]')", file=sys.stderr)
     groups = sorted(c.table["group"].unique())
+    charts = {g: chart(c.table[c.table["group"] == g], c.jobs, g) for g in groups}
     if len(groups) > 1:
-        ch = side_by_side(c.table, c.jobs, groups)
-        json_name, js_name_, png_name = SIDE_BY_SIDE_FILES
-        (out / json_name).write_text(json.dumps(ch, indent=2, default=_py) + "\n")
-        (out / js_name_).write_text(chart_js(ch))
+        json_name, js_file, png_name = SIDE_BY_SIDE_FILES
+        _write_chart(side_by_side(c.table, charts), out / json_name, out / js_file)
         if can_plot:
             plot_side_by_side(c.table, out / png_name, "PPO loop throughput by configuration")
-    for g in groups:
+    for g, ch in charts.items():
         where = out if len(groups) == 1 else out / slug(g)
         where.mkdir(exist_ok=True)
-        t = c.table[c.table["group"] == g]
-        ch = chart(t, c.jobs, g)
-        (where / "chart.json").write_text(json.dumps(ch, indent=2, default=_py) + "\n")
-        (where / "chart.js").write_text(chart_js(ch))
+        _write_chart(ch, where / "chart.json", where / "chart.js")
         if can_plot:
             m = ch["meta"]
             title = f"PPO loop throughput: {m['game']}, {m['agent']} on {m['device']}" + (
                 "" if g == SINGLE_GROUP else f"\n{g}")
-            plot_throughput(t, where / "throughput.png", title)
+            plot_throughput(c.table[c.table["group"] == g], where / "throughput.png", title)
+
+
+def _write_chart(ch: dict, json_path: Path, js_path: Path) -> None:
+    json_path.write_text(json.dumps(ch, indent=2, default=_py) + "\n")
+    js_path.write_text(chart_js(ch))
 
 
 def remove_earlier(out: Path) -> None:
