@@ -36,12 +36,11 @@ from __future__ import annotations
 from typing import Any, Optional
 
 import numpy as np
-
 import torch
 import torch.nn as nn
 from torch._dynamo.utils import counters
 
-FRAME_SHAPE = (4, 84, 84)  # ALE's vector env default: 4 stacked 84x84 grey frames
+from .backends import FRAME_SHAPE  # what every backend hands the network: 4 stacked 84x84 grey frames
 
 
 class NatureCNN(nn.Module):
@@ -130,7 +129,6 @@ class Agent:
 
     runtime = "eager"
     compiled = False
-    cudagraphs = False
 
     def __init__(self, agent_cfg: Any, num_actions: int, num_envs: int, device: torch.device,
                  batch_size: Optional[int] = None):
@@ -263,7 +261,6 @@ class GraphedAgent(Agent):
     """
 
     runtime = "graphed"
-    cudagraphs = True
 
     def __init__(self, agent_cfg: Any, num_actions: int, num_envs: int, device: torch.device,
                  batch_size: Optional[int] = None):

@@ -85,7 +85,8 @@ from typing import Any
 import numpy as np
 from gymnasium.spaces import Box, Discrete
 
-BACKENDS = ("ale", "envpool", "gymnasium")
+from .config import BACKENDS, NotApplicable
+
 MAX_EPISODE_FRAMES = 108_000
 NOOP_MAX = 30
 STACK = 4
@@ -124,18 +125,15 @@ def _groups_refusal(backend: str, groups: int) -> str | None:
 def check_backend(cfg: Any) -> None:
     """Refuse, in one ValueError line, a backend whose package is missing or that cannot do mode.groups.
 
-    agent_only builds no emulators, so its groups are not the backend's concern.
+    Called by config.validate once env.backend is known to be one of BACKENDS. agent_only
+    builds no emulators, so its groups are not the backend's concern.
     """
     backend = cfg.env.backend
-    if backend not in BACKENDS:
-        raise ValueError(f"env.backend={backend}: must be one of {', '.join(BACKENDS)}")
     problem = missing_package(backend)
     if problem:
         raise ValueError(problem)
     refusal = _groups_refusal(backend, cfg.mode.groups) if cfg.mode.name != "agent_only" else None
-    if refusal:
-        from .config import NotApplicable  # a sweep crossing backends with async skips these
-
+    if refusal:  # a sweep crossing backends with async skips these
         raise NotApplicable(refusal)
 
 

@@ -172,7 +172,7 @@ def validate(cfg: Any) -> None:
     _at_least("mode.groups", cfg.mode.groups, 1)
     _at_least("seed", cfg.seed, 0)
     _at_least("round", cfg.round, 0)
-    if not cfg.get("stall_timeout_s", 1) > 0:
+    if not cfg.stall_timeout_s > 0:
         raise ValueError(f"stall_timeout_s={cfg.stall_timeout_s}: must be > 0")
     if cfg.agent.runtime == "graphed" and cfg.device == "cpu":
         raise ValueError("agent.runtime=graphed: needs device=cuda or auto, not cpu")

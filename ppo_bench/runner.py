@@ -21,7 +21,6 @@ script's main module (multiprocessing's spawn).
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from dataclasses import dataclass
@@ -39,7 +38,6 @@ from .config import NotApplicable, validate, warnings_for
 from .drivers import make_driver
 from .envs import num_threads
 from .isolation import ChildJob, Progress, one_line, signals_deferred, sigterm_raises
-from .config import Config
 from .keys import unknown_key_message, unknown_keys
 from .measure import measure, synchronizer
 from .phases import describe
@@ -93,11 +91,6 @@ def resolve_device(name: str) -> torch.device:
     if name == "auto":
         return torch.device("cuda" if torch.cuda.is_available() else "cpu")
     return torch.device(name)
-
-
-def stall_timeout_s(cfg: DictConfig) -> float:
-    """The key, or its default where the config came from config.py's schema alone."""
-    return cfg.get("stall_timeout_s", Config.stall_timeout_s)
 
 
 def release() -> None:
@@ -183,7 +176,7 @@ def run(cfg: DictConfig, output_dir: Optional[Path] = None) -> dict:
             for note in record["warnings"]:
                 log.warning(note)
             child = ChildJob(_measure_child, config, started)
-            child.run(stall_timeout_s(cfg), _where(cfg.schedule))
+            child.run(cfg.stall_timeout_s, _where(cfg.schedule))
             if child.error is not None:
                 record["traceback"] = child.traceback
                 raise JobFailed(child.error)
@@ -196,7 +189,9 @@ def run(cfg: DictConfig, output_dir: Optional[Path] = None) -> dict:
         record["error"] = one_line(e)
         raise
     finally:
-        record["provenance"] = (child and child.provenance) or _provenance_without_gpu()
+        # A record the child did not describe (a refusal) gets the parent's provenance without
+        # the GPU probe, which would initialise CUDA here (see isolation): cuda and gpu read null.
+        record["provenance"] = (child and child.provenance) or results.provenance(gpu=False)
         busy = _busy_machine(record)
         if busy:
             record["warnings"].append(busy)
@@ -223,11 +218,6 @@ def _finished_earlier(path: Path, config: dict) -> Optional[dict]:
     if not path.exists():
         return None
     try:
-        if json.loads(path.read_text()).get("status") == "skipped":
-            return None  # costs nothing to decide again
-    except (OSError, ValueError, AttributeError):
-        pass  # read_result says what is wrong with it
-    try:
         earlier = results.read_result(path)
     except results.BadResult as e:
         log.warning("resume: %s is not usable (%s); running the job again", path, e)
@@ -238,16 +228,6 @@ def _finished_earlier(path: Path, config: dict) -> Optional[dict]:
         log.warning("resume: %s holds a different config; running the job again", path)
         return None
     return earlier
-
-
-def _provenance_without_gpu() -> dict:
-    """results.provenance() for a record the child did not get to describe (a refusal).
-
-    Its GPU probe would initialise CUDA in this parent, which must stay free of
-    CUDA (see isolation), so the probe is told there is none: cuda and gpu read
-    null here; a child that started sends its own provenance, which names the GPU.
-    """
-    return results.provenance(gpu=False)
 
 
 def _busy_machine(record: dict) -> Optional[str]:
