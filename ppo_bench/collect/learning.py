@@ -202,9 +202,11 @@ def _curves(seeds: pd.DataFrame) -> list[dict]:
     where every seed has a value."""
     out = []
     for (group, mode, n), sub in seeds.groupby(KEY, sort=False):
-        row = {"group": group, "mode": mode, "num_envs": int(n), "seeds": [
-            {"seed": int(s.seed), "path": s.path, **{k: s.learning["curve"][k] for k in PLOTTED}}
-            for s in sub.itertuples()]}
+        target = sub["target_return"].iloc[0]
+        per_seed = [{"seed": int(s.seed), "path": s.path, **{k: s.learning["curve"][k] for k in PLOTTED}}
+                    for s in sub.itertuples()]
+        row = {"group": group, "mode": mode, "num_envs": int(n),
+               "target_return": None if pd.isna(target) else float(target), "seeds": per_seed}
         for x in ("env_steps", "wall_s"):
             grid = np.linspace(0.0, _final(sub, x), CURVE_POINTS)
             values = np.array([curve_on(lr, x, grid) for lr in sub["learning"]])

@@ -252,12 +252,15 @@ def _job(path: Path, rec: dict) -> dict:
 
 
 def _name_groups(jobs: pd.DataFrame) -> None:
-    """Name each identity by the keys whose values differ between identities."""
+    """Name each identity by the keys whose values differ between identities.
+
+    A key an identity lacks (a learning run's pooled seed) is left out of its name rather
+    than shown as null, which would read as a seed called null."""
     idents = dict(zip(jobs["identity"], jobs["ident"]))
     keys = sorted(set().union(*idents.values()))
     differing = [k for k in keys if len({json.dumps(d.get(k)) for d in idents.values()}) > 1]
     show = lambda v: v if isinstance(v, str) else json.dumps(v)  # noqa: E731  (Hydra override syntax)
-    names = {i: ", ".join(f"{k}={show(d.get(k))}" for k in differing) or SINGLE_GROUP
+    names = {i: ", ".join(f"{k}={show(d[k])}" for k in differing if k in d) or SINGLE_GROUP
              for i, d in idents.items()}
     jobs["group"] = jobs["identity"].map(names)
 

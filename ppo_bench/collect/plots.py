@@ -115,6 +115,8 @@ def plot_returns(curves: list[dict], x: str, path: Path, title: str) -> None:
         n = len(c["seeds"])
         ax.plot(c[x]["x"], c[x]["iqm"], color=f"C{i}", lw=2.5,
                 label=f"{curve_label(c, several)} (IQM of {n} seed{'s' * (n > 1)})")
+    for target in sorted({c["target_return"] for c in curves} - {None}):
+        ax.axhline(target, color="grey", ls="--", lw=1, label=f"target {target:g}")
     ax.set_xlabel("env steps" if x == "env_steps" else "wall seconds from job start (setup and compilation included)")
     ax.set_ylabel("episode return (unclipped; running mean of the last episodes)")
     ax.set_title(title)

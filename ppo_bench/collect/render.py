@@ -316,6 +316,7 @@ def returns_chart(curves: list[dict]) -> dict:
     several = len({c["group"] for c in curves}) > 1
     return {"configurations": [
         {"label": curve_label(c, several), "group": c["group"], "mode": c["mode"], "num_envs": c["num_envs"],
+         "target_return": c["target_return"],
          "seeds": [{"seed": s["seed"], "path": s["path"], "env_steps": s["env_steps"], "wall_s": r2(s["wall_s"]),
                     "return_mean": r2(s["return_mean"])} for s in c["seeds"]],
          "iqm_vs_env_steps": {"env_steps": [round(x) for x in c["env_steps"]["x"]],
