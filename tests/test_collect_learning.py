@@ -69,7 +69,7 @@ def learning_row(c, mode, n=8):
 def bootstrap(x):
     ci = stats.bootstrap((np.asarray(x, dtype=float),), lambda s, axis: stats.trim_mean(s, 0.25, axis=axis),
                          n_resamples=9999, confidence_level=0.95, method="percentile",
-                         rng=np.random.default_rng(0)).confidence_interval
+                         random_state=np.random.default_rng(0)).confidence_interval
     return ci.low, ci.high
 
 

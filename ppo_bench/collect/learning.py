@@ -61,7 +61,7 @@ def iqm_interval(values) -> tuple[float, float]:
         return np.nan, np.nan
     ci = stats.bootstrap((x,), lambda s, axis: stats.trim_mean(s, TRIM, axis=axis), n_resamples=RESAMPLES,
                          confidence_level=LEVEL, method="percentile",
-                         rng=np.random.default_rng(BOOTSTRAP_SEED)).confidence_interval
+                         random_state=np.random.default_rng(BOOTSTRAP_SEED)).confidence_interval
     return float(ci.low), float(ci.high)
 
 
