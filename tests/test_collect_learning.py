@@ -270,7 +270,7 @@ def test_reference_and_learning_runs_stay_apart_and_reference_seeds_do_not_pool(
     by_algo = c.table.groupby("algo")["n"].apply(list).to_dict()
     assert by_algo == {"ppo": [2], "reference": [1, 1]}  # ppo's seeds pooled, the reference's kept apart
     names = c.table.groupby("algo")["group"].apply(sorted).to_dict()
-    assert names["ppo"] == ["agent.algo=ppo, agent.gamma=0.99, agent.runtime=eager, schedule.target_return=15.0, "
+    assert names["ppo"] == ["agent.algo=ppo, agent.runtime=eager, schedule.target_return=15.0, "
                             "schedule.total_env_steps=4000"]  # no seed in its name: pooled, not null
     assert [n.split(", ")[-1] for n in names["reference"]] == ["seed=0", "seed=1"]
     assert len(c.learning) == 1 and c.learning.iloc[0]["seeds"] == 2

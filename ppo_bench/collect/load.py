@@ -35,10 +35,6 @@ NOT_IDENTITY = ("env.num_envs", "round", "schedule.profile")  # and every key un
 SCHEMA_DEFAULTS = {f"{g}.{k}": v for g, cls in (("env", EnvConfig), ("agent", AgentConfig),
                                                 ("schedule", ScheduleConfig)) for k, v in vars(cls()).items()}
 """Flat defaults of the schema's groups (mode aside), for keys older result files lack."""
-LEARNING_DEFAULTS = {"agent.algo": "reference", "schedule.total_env_steps": None,
-                     "schedule.target_return": None, "schedule.return_window": 20}
-"""The keys the learning runs add, at the values that mean "the reference workload", for files
-(and schemas) from before them; where the schema has them, its defaults apply."""
 REFERENCE = "reference"
 CURVE = ("env_steps", "wall_s", "episodes", "return_mean", "return_std")
 LEARNING_FIELDS = {  # key -> (integer only, null allowed)
@@ -170,11 +166,10 @@ def as_today(flat: dict) -> dict:
     """A flat config in today's schema: keys it gained read as their defaults, and agent.compile
     (a bool, before agent.runtime) read as runtime compiled or eager, so old files group with new."""
     flat = dict(flat)
-    flat.setdefault("agent.algo", REFERENCE)
     if "agent.compile" in flat:
         compiled = flat.pop("agent.compile")
         flat.setdefault("agent.runtime", "compiled" if compiled else "eager")
-    return {**LEARNING_DEFAULTS, **SCHEMA_DEFAULTS, **flat}
+    return {**SCHEMA_DEFAULTS, **flat}
 
 
 def identity(flat: dict) -> dict:
