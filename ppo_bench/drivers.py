@@ -35,21 +35,32 @@ from .agent import FRAME_SHAPE, Agent, make_agent
 from .envs import TorchEnvs, make_envs, num_actions
 
 
+def rows_of(ids: np.ndarray, agent: Agent, groups: int):
+    """Whose rollout rows a batch fills: None (batch row i is env i) or its env ids.
+
+    The reference stores a whole batch at the loop step's slot, as the
+    reference does; ppo keeps every env's own trajectory, and nothing promises
+    that a batch of all envs comes back in env-id order.
+    """
+    return ids if groups > 1 or agent.ppo else None
+
+
 class StepDriver:
     """Blocking `step()`: the device waits for the emulators and vice versa."""
 
     def __init__(self, envs: TorchEnvs, agent: Agent, seed: int):
         self.envs, self.agent = envs, agent
         self.env_steps = np.zeros(envs.envs.num_envs, dtype=np.int64)
-        self.frames, ids = envs.reset(seed)
-        agent.start(ids)
+        self.frames, self.ids = envs.reset(seed)
+        agent.start(self.ids)
 
     def step(self, slot: int) -> None:
-        actions, values = self.agent.act(self.frames, slot)
-        self.agent.store(slot, self.frames, actions, values)
-        self.frames, ids, rewards, terminations, truncations = self.envs.step(self.agent.actions_to_host(actions))
-        self.agent.observe(ids, rewards, terminations, truncations)
-        self.env_steps[ids] += 1
+        rows = rows_of(self.ids, self.agent, 1)
+        actions, values = self.agent.act(self.frames, slot, rows)
+        self.agent.store(slot, self.frames, actions, values, rows)
+        self.frames, self.ids, rewards, terminations, truncations = self.envs.step(self.agent.actions_to_host(actions))
+        self.agent.observe(self.ids, rewards, terminations, truncations)
+        self.env_steps[self.ids] += 1
 
     def close(self) -> None:
         self.envs.close()
@@ -73,7 +84,7 @@ class SendRecvDriver:
                 self.agent.observe(ids, rewards, terminations, truncations)
             else:
                 (frames, ids), self.reset_batch = self.reset_batch, None
-            rows = ids if self.groups > 1 else None
+            rows = rows_of(ids, self.agent, self.groups)
             actions, values = self.agent.act(frames, slot, rows)
             self.envs.send(self.agent.actions_to_host(actions))
             self.agent.store(slot, frames, actions, values, rows)

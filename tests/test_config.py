@@ -62,10 +62,13 @@ def test_the_learn_preset_is_a_ppo_learning_run():
     cfg = compose_config("+preset=learn", tiny=False)
     a, s = cfg.agent, cfg.schedule
     assert (a.algo, a.runtime, a.num_steps, a.update_epochs, a.num_minibatches, a.clip_coef) == (
-        "ppo", "graphed", 128, 3, 8, 0.2)
+        "ppo", "graphed", 128, 3, 16, 0.2)
     assert (cfg.mode.name, cfg.mode.groups, cfg.env.num_envs) == ("async", 2, 32)
     assert (s.reps, s.total_env_steps, s.target_return, s.return_window) == (1, 4_000_000, 18, 20)
     validate(compose_config("+preset=learn", "agent.runtime=eager", "device=cpu", tiny=False))
+    step = compose_config("+preset=learn", "mode=step", "agent.runtime=eager", "device=cpu", tiny=False)
+    assert (step.mode.name, step.mode.groups) == ("step", 1)
+    validate(step)
 
 
 @pytest.mark.parametrize("overrides, message", [
