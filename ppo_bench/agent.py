@@ -23,12 +23,29 @@ runtime's (`agent.runtime`), a subclass that overrides only the launching:
             from one Python thread, which at 1 to 64 envs is what bounds the
             loop.
 
-Every runtime takes the same calls, in the drivers' order: `act` (inference;
-the graphed one also stores and starts the action download), `actions_to_host`
-(the actions as a numpy array for the emulators, after waiting for the
-device), `store` (the rollout rows; a no-op where `act` stored) and
-`update(order)` (minibatch order: a (epochs, num_steps) permutation per epoch,
-drawn on the device when not given).
+Every runtime takes the same calls, in the drivers' order: `start` (the envs
+whose reset frames came back), `observe` (a batch's step results: rewards,
+ends), `act` (inference; the graphed one also stores and starts the action
+download), `actions_to_host` (the actions as a numpy array for the emulators,
+after waiting for the device), `store` (the rollout rows; a no-op where `act`
+stored), `update_due` and `update(order)` (minibatch order, drawn on the
+device when not given).
+
+What the update computes is `agent.algo`:
+
+- reference: the workload above; `start` and `observe` do nothing, the update
+  is due every `num_steps` loop steps and its order permutes rollout steps.
+- ppo:       CleanRL's ppo_atari_envpool: actions sampled from the policy
+             (Gumbel-max, so the graphed act samples inside its graph), their
+             log-probs and values stored, the envs' unclipped rewards summed
+             into episode returns (`episodes.EpisodeTracker`) and sign-clipped
+             for training, GAE over each env's own time-ordered rows
+             (`rollout.RolloutIndex`: async batches come back in any order),
+             normalised advantages, clipped surrogate and value loss, entropy
+             bonus, gradient-norm clipping, optional linear step-size decay.
+             Reset steps are masked out of every loss. `act` stores (also for
+             eager and compiled), together with the results `observe` staged
+             for the rows acted before; the order permutes samples.
 """
 
 from __future__ import annotations
@@ -41,6 +58,8 @@ import torch.nn as nn
 from torch._dynamo.utils import counters
 
 from .backends import FRAME_SHAPE  # what every backend hands the network: 4 stacked 84x84 grey frames
+from .episodes import EpisodeTracker, gae
+from .rollout import RolloutIndex
 
 
 class NatureCNN(nn.Module):
@@ -103,11 +122,18 @@ ENCODERS = {"nature_cnn": NatureCNN, "impala_cnn": ImpalaCNN}
 class ActorCritic(nn.Module):
     """Encoder plus actor and critic heads; takes uint8 frames and scales them once."""
 
-    def __init__(self, encoder: str, num_actions: int):
+    def __init__(self, encoder: str, num_actions: int, ppo_init: bool = False):
         super().__init__()
         self.encoder = ENCODERS[encoder]()
         self.actor = nn.Linear(self.encoder.out_features, num_actions)
         self.critic = nn.Linear(self.encoder.out_features, 1)
+        if ppo_init:  # CleanRL's: orthogonal, gain sqrt 2; a near-uniform first policy; zero biases
+            for layer in self.modules():
+                if isinstance(layer, (nn.Conv2d, nn.Linear)):
+                    nn.init.orthogonal_(layer.weight, 2 ** 0.5)
+                    nn.init.zeros_(layer.bias)
+            nn.init.orthogonal_(self.actor.weight, 0.01)
+            nn.init.orthogonal_(self.critic.weight, 1.0)
 
     def forward(self, frames: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         h = self.encoder(frames.float() / 255.0)
@@ -131,34 +157,115 @@ class Agent:
     compiled = False
 
     def __init__(self, agent_cfg: Any, num_actions: int, num_envs: int, device: torch.device,
-                 batch_size: Optional[int] = None):
+                 batch_size: Optional[int] = None, total_updates: Optional[int] = None):
         self.cfg = agent_cfg
         self.device = device
         self.num_envs = num_envs
         self.batch_size = batch_size or num_envs
-        self.net = ActorCritic(agent_cfg.name, num_actions).to(device)
-        self.opt = torch.optim.Adam(self.net.parameters(), lr=agent_cfg.learning_rate,
-                                    capturable=self.runtime == "graphed")
+        self.ppo = agent_cfg.algo == "ppo"
+        self.net = ActorCritic(agent_cfg.name, num_actions, ppo_init=self.ppo).to(device)
+        graphed = self.runtime == "graphed"
+        # A tensor step size lets the graphed update read an annealed value on every replay.
+        lr = torch.tensor(agent_cfg.learning_rate, device=device) if graphed else agent_cfg.learning_rate
+        self.opt = torch.optim.Adam(self.net.parameters(), lr=lr, eps=1e-5 if self.ppo else 1e-8,
+                                    capturable=graphed)
         self._forward = self.net
+        self.updates = 0
+        self.total_updates = total_updates  # ppo with anneal_lr: the step size reaches 0 after these
+        cuda = device.type == "cuda"
+        self._cuda = cuda
+        b = self.batch_size
+        self._actions_host = torch.zeros(b, dtype=torch.int64, pin_memory=cuda)
         steps = agent_cfg.num_steps
+        if self.ppo:
+            self._init_ppo(steps, num_envs, device)
+            return
+        self.tracker = None
         self.obs_buf = torch.zeros((steps, num_envs, *FRAME_SHAPE), dtype=torch.uint8, device=device)
         self.act_buf = torch.zeros((steps, num_envs), dtype=torch.int64, device=device)
         self.ret_buf = torch.zeros((steps, num_envs), dtype=torch.float32, device=device)
-        cuda = device.type == "cuda"
-        # Staging for env ids (async rows) and actions: allocated once, never per step.
-        self._ids_host = torch.zeros(self.batch_size, dtype=torch.int64, pin_memory=cuda)
-        self._ids = torch.zeros(self.batch_size, dtype=torch.int64, device=device)
-        self._actions_host = torch.zeros(self.batch_size, dtype=torch.int64, pin_memory=cuda)
-        self._cuda = cuda
+        # Staging for env ids (async rows): allocated once, never per step.
+        self._ids_host = torch.zeros(b, dtype=torch.int64, pin_memory=cuda)
+        self._ids = torch.zeros(b, dtype=torch.int64, device=device)
+
+    def _init_ppo(self, steps: int, n: int, device: torch.device) -> None:
+        """PPO's rollout (flat rows of a 2 x num_steps ring per env, plus a trash row), its host
+        bookkeeping, and the staging through which rows and step results reach the device."""
+        self.index = RolloutIndex(steps, n)
+        self.tracker = EpisodeTracker(n)
+        rows = self.index.trash + 1
+        self.obs_buf = torch.zeros((rows, *FRAME_SHAPE), dtype=torch.uint8, device=device)
+        self.act_buf = torch.zeros(rows, dtype=torch.int64, device=device)
+        self.logp_buf, self.val_buf, self.rew_buf, self.done_buf, self.valid_buf = (
+            torch.zeros(rows, dtype=torch.float32, device=device) for _ in range(5))
+        b = self.batch_size
+        # [rows to act into, rows whose results arrived]; [clipped reward, terminated, valid]
+        self._rows_host = torch.full((2, b), self.index.trash, dtype=torch.int64, pin_memory=self._cuda)
+        self._results_host = torch.zeros((3, b), dtype=torch.float32, pin_memory=self._cuda)
+        self._rows_np, self._results_np = self._rows_host.numpy(), self._results_host.numpy()
+        self._rows = torch.zeros((2, b), dtype=torch.int64, device=device)
+        self._results = torch.zeros((3, b), dtype=torch.float32, device=device)
+        self._half = torch.zeros((), dtype=torch.int64, device=device)
+        self._steps = torch.arange(steps, device=device)
+        self._envs = torch.arange(n, device=device)
+        self._all = np.arange(b)
 
     # What the env adapter uploads frames with; None: the adapter's own (env.upload).
     uploader = None
 
+    def start(self, ids: np.ndarray) -> None:
+        """ppo: the envs `ids` begin episodes from the frames reset() returned."""
+        if self.ppo:
+            self.tracker.start(ids)
+
+    def observe(self, ids: np.ndarray, rewards: np.ndarray, terminations: np.ndarray,
+                truncations: np.ndarray) -> None:
+        """ppo: one batch's step results (unclipped rewards); staged for the rows acted before them.
+
+        The next `act` is on the same batch of envs (the frames that came with
+        these results) and writes them. Reset steps come back invalid.
+        """
+        if not self.ppo:
+            return
+        valid = self.tracker.observe(ids, rewards, terminations, truncations)
+        self._rows_np[1] = self.index.result_rows(ids)
+        np.sign(rewards, out=self._results_np[0], casting="unsafe")
+        self._results_np[1] = terminations
+        self._results_np[2] = valid
+
     @torch.no_grad()
     def act(self, frames: torch.Tensor, slot: int, ids: Optional[np.ndarray] = None) -> tuple[torch.Tensor, torch.Tensor]:
-        """Greedy actions and values for a batch of uint8 frames on the device."""
+        """Actions and values for a batch of uint8 frames on the device (reference: greedy;
+        ppo: sampled, and stored with the staged results)."""
+        if self.ppo:
+            self._stage_rows(ids)
+            self._rows.copy_(self._rows_host, non_blocking=True)
+            self._results.copy_(self._results_host, non_blocking=True)
+            return self._ppo_act(frames)
         logits, value = self._forward(frames)
         return logits.argmax(-1), value
+
+    def _stage_rows(self, ids: Optional[np.ndarray]) -> None:
+        """The flat rows this batch acts into (counts the step per env)."""
+        self._rows_np[0] = self.index.act_rows(self._all if ids is None else np.asarray(ids, dtype=np.int64))
+
+    def _ppo_act(self, frames: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Write the arrived results, then sample and store: all on the device, no host sync
+        (the graphed runtime captures exactly this)."""
+        acted, arrived = self._rows[0], self._rows[1]
+        self.rew_buf.index_copy_(0, arrived, self._results[0])
+        self.done_buf.index_copy_(0, arrived, self._results[1])
+        self.valid_buf.index_copy_(0, arrived, self._results[2])
+        logits, values = self._forward(frames)
+        logits = logits.float()
+        # Gumbel-max: argmax(logits - log E), E ~ Exp(1), samples softmax(logits).
+        actions = (logits - torch.empty_like(logits).exponential_().log()).argmax(-1)
+        logp = torch.log_softmax(logits, -1).gather(-1, actions.unsqueeze(-1)).squeeze(-1)
+        self.obs_buf.index_copy_(0, acted, frames)
+        self.act_buf.index_copy_(0, acted, actions)
+        self.logp_buf.index_copy_(0, acted, logp)
+        self.val_buf.index_copy_(0, acted, values.float())
+        return actions, values
 
     def actions_to_host(self, actions: torch.Tensor) -> np.ndarray:
         """The actions as a numpy array for the emulators (waits for the device)."""
@@ -170,18 +277,21 @@ class Agent:
 
     def store(self, slot: int, frames: torch.Tensor, actions: torch.Tensor, values: torch.Tensor,
               ids: Optional[np.ndarray] = None) -> None:
-        """Write one step into the rollout: all envs, or the env ids `ids` (async batches)."""
+        """Write one step into the rollout: all envs, or the env ids `ids` (async batches).
+        ppo: nothing, its `act` stored."""
+        if self.ppo:
+            return
         if ids is None:
             self.obs_buf[slot].copy_(frames)
             self.act_buf[slot].copy_(actions)
             self.ret_buf[slot].copy_(values)
             return
-        rows = self._rows(ids)
+        rows = self._rows_of(ids)
         self.obs_buf[slot].index_copy_(0, rows, frames)
         self.act_buf[slot].index_copy_(0, rows, actions)
         self.ret_buf[slot].index_copy_(0, rows, values)
 
-    def _rows(self, ids: np.ndarray) -> torch.Tensor:
+    def _rows_of(self, ids: np.ndarray) -> torch.Tensor:
         """Env ids on the device through the pinned staging buffer.
 
         Safe to refill: the previous batch's copy finished before its
@@ -192,16 +302,51 @@ class Agent:
         np.copyto(self._ids_host.numpy(), ids, casting="unsafe")
         return self._ids.copy_(self._ids_host, non_blocking=True)
 
+    def update_due(self, loop_step: int) -> bool:
+        """After loop step `loop_step` (counted from 0 in each repetition): is an update due?
+
+        reference: every num_steps loop steps, as the reference does. ppo: when
+        every env's rollout is complete (async batches may take longer).
+        """
+        if self.ppo:
+            return self.index.due()
+        return (loop_step + 1) % self.cfg.num_steps == 0
+
     def new_order(self) -> torch.Tensor:
-        """Minibatch order for one update: a permutation of the rollout steps per epoch, on the device."""
-        steps = self.cfg.num_steps
-        return torch.stack([torch.randperm(steps, device=self.device) for _ in range(self.cfg.update_epochs)])
+        """Minibatch order for one update, on the device: per epoch a permutation of the
+        rollout's steps (reference) or of its num_steps x num_envs samples (ppo)."""
+        size = self.cfg.num_steps * (self.num_envs if self.ppo else 1)
+        return torch.stack([torch.randperm(size, device=self.device) for _ in range(self.cfg.update_epochs)])
 
     def update(self, order: Optional[torch.Tensor] = None) -> None:
-        """PPO-style update over the whole rollout in `order`, without host syncs."""
+        """The update over the whole rollout in `order`, without host syncs."""
+        self._prepare_update()
         self._update(self.new_order() if order is None else order)
+        self._finish_update()
+
+    def _prepare_update(self) -> None:
+        """ppo: which ring half to train on, and the annealed step size (set before the launch)."""
+        if not self.ppo:
+            return
+        if not self.index.due():
+            raise RuntimeError("ppo update before every env's rollout is complete (see update_due)")
+        self._half.fill_(self.index.half)
+        if self.cfg.anneal_lr and self.total_updates:
+            lr = self.cfg.learning_rate * max(0.0, 1.0 - self.updates / self.total_updates)
+            group = self.opt.param_groups[0]
+            if torch.is_tensor(group["lr"]):
+                group["lr"].fill_(lr)
+            else:
+                group["lr"] = lr
+
+    def _finish_update(self) -> None:
+        self.updates += 1
+        if self.ppo:
+            self.index.advance()
 
     def _update(self, order: torch.Tensor) -> None:
+        if self.ppo:
+            return self._ppo_update(order)
         size = self.cfg.num_steps // self.cfg.num_minibatches
         for epoch in range(self.cfg.update_epochs):
             for idx in order[epoch].split(size):
@@ -218,6 +363,52 @@ class Agent:
                 loss.backward()
                 self.opt.step()
 
+    def _ppo_update(self, order: torch.Tensor) -> None:
+        """GAE over the rollout's ring half, then epochs x minibatches of the clipped PPO loss.
+
+        Rows are selected on the device (`_half`), so the graphed runtime replays
+        this whatever half is due. Invalid rows (reset steps) weigh 0 in every mean.
+        """
+        cfg, n = self.cfg, self.num_envs
+        first = self._half * cfg.num_steps
+        rows = ((first + self._steps).unsqueeze(1) * n + self._envs).reshape(-1)  # [T*N], step-major
+        bootstrap = (cfg.num_steps - first) * n + self._envs  # the other half's first row
+        shape = (cfg.num_steps, n)
+        valid = self.valid_buf[rows]
+        advantages, returns = gae(self.rew_buf[rows].view(shape), self.val_buf[rows].view(shape),
+                                  self.done_buf[rows].view(shape), valid.view(shape),
+                                  self.val_buf[bootstrap], cfg.gamma, cfg.gae_lambda)
+        advantages, returns = advantages.reshape(-1), returns.reshape(-1)
+        old_logp, old_values = self.logp_buf[rows], self.val_buf[rows]
+        size = cfg.num_steps * n // cfg.num_minibatches
+        for epoch in range(cfg.update_epochs):
+            for idx in order[epoch].split(size):
+                sample = rows[idx]
+                weight = valid[idx]
+                count = weight.sum().clamp(min=1.0)
+
+                def mean(x: torch.Tensor) -> torch.Tensor:
+                    return (x * weight).sum() / count
+
+                logits, value = self.net(self.obs_buf[sample])
+                logp_all = torch.log_softmax(logits.float(), -1)
+                logp = logp_all.gather(-1, self.act_buf[sample].unsqueeze(-1)).squeeze(-1)
+                entropy = -(logp_all.exp() * logp_all).sum(-1)
+                adv = advantages[idx]
+                adv_mean = mean(adv)
+                adv = (adv - adv_mean) / (mean((adv - adv_mean) ** 2).sqrt() + 1e-8)
+                ratio = (logp - old_logp[idx]).exp()
+                policy_loss = torch.max(-adv * ratio, -adv * ratio.clamp(1 - cfg.clip_coef, 1 + cfg.clip_coef))
+                value = value.float()
+                old, target = old_values[idx], returns[idx]
+                clipped = old + (value - old).clamp(-cfg.clip_coef, cfg.clip_coef)
+                value_loss = 0.5 * torch.max((value - target) ** 2, (clipped - target) ** 2)
+                loss = mean(policy_loss) - cfg.ent_coef * mean(entropy) + cfg.vf_coef * mean(value_loss)
+                self.opt.zero_grad(set_to_none=True)
+                loss.backward()
+                nn.utils.clip_grad_norm_(self.net.parameters(), cfg.max_grad_norm)
+                self.opt.step()
+
 
 class CompiledAgent(Agent):
     """The reference's runtime: torch.compile(mode="reduce-overhead") inference, eager update.
@@ -229,8 +420,8 @@ class CompiledAgent(Agent):
     runtime = "compiled"
 
     def __init__(self, agent_cfg: Any, num_actions: int, num_envs: int, device: torch.device,
-                 batch_size: Optional[int] = None):
-        super().__init__(agent_cfg, num_actions, num_envs, device, batch_size)
+                 batch_size: Optional[int] = None, total_updates: Optional[int] = None):
+        super().__init__(agent_cfg, num_actions, num_envs, device, batch_size, total_updates)
         self.compiled = device.type == "cuda" or bool(agent_cfg.compile_on_cpu)
         self.cudagraphs = self.compiled and device.type == "cuda"
         if self.compiled:
@@ -257,16 +448,19 @@ class GraphedAgent(Agent):
     Capture happens at the first act and the first update (inside the warm-up);
     the update's capture runs it for real on a side stream, so the parameters
     and Adam's state are put back afterwards and the first replay starts from
-    the state a fresh eager agent would have.
+    the state a fresh eager agent would have. With algo=ppo the act graph is
+    eager's `_ppo_act` behind the copies of its staged rows and results, and
+    the update graph is `_ppo_update` (the ring half and the step size are
+    device tensors set before each replay).
     """
 
     runtime = "graphed"
 
     def __init__(self, agent_cfg: Any, num_actions: int, num_envs: int, device: torch.device,
-                 batch_size: Optional[int] = None):
+                 batch_size: Optional[int] = None, total_updates: Optional[int] = None):
         if device.type != "cuda":
             raise ValueError("agent.runtime=graphed: needs CUDA graphs and the device is " + str(device))
-        super().__init__(agent_cfg, num_actions, num_envs, device, batch_size)
+        super().__init__(agent_cfg, num_actions, num_envs, device, batch_size, total_updates)
         # Each shape is captured once, so let cuDNN time its algorithms during the
         # capture's warm-up: the fastest one for these small batches is then replayed.
         torch.backends.cudnn.benchmark = True
@@ -279,7 +473,7 @@ class GraphedAgent(Agent):
         self._index_host_np = self._index_host.numpy()
         self._index_host_np[1:] = np.arange(b)
         self._index = torch.zeros(b + 1, dtype=torch.int64, device=device)
-        self._order = torch.zeros((agent_cfg.update_epochs, agent_cfg.num_steps), dtype=torch.int64, device=device)
+        self._order = torch.zeros_like(self.new_order())
         self._acted = torch.cuda.Event()
         self._act_graph: Optional[torch.cuda.CUDAGraph] = None
         self._act_out: tuple[torch.Tensor, torch.Tensor] = (None, None)  # type: ignore[assignment]
@@ -297,9 +491,12 @@ class GraphedAgent(Agent):
     def act(self, frames: torch.Tensor, slot: int, ids: Optional[np.ndarray] = None) -> tuple[torch.Tensor, torch.Tensor]:
         if frames is not self._frames:
             raise ValueError("graphed act takes the frames its own uploader staged")
-        self._index_host_np[0] = slot
-        if ids is not None:
-            self._index_host_np[1:] = ids
+        if self.ppo:
+            self._stage_rows(ids)
+        else:
+            self._index_host_np[0] = slot
+            if ids is not None:
+                self._index_host_np[1:] = ids
         if self._act_graph is None:
             self._act_graph, self._act_out = _capture(self._act_step, warmup=2)
         self._act_graph.replay()
@@ -309,6 +506,12 @@ class GraphedAgent(Agent):
     @torch.no_grad()
     def _act_step(self) -> tuple[torch.Tensor, torch.Tensor]:
         self._frames.copy_(self._frames_host, non_blocking=True)
+        if self.ppo:
+            self._rows.copy_(self._rows_host, non_blocking=True)
+            self._results.copy_(self._results_host, non_blocking=True)
+            actions, values = self._ppo_act(self._frames)
+            self._actions_host.copy_(actions, non_blocking=True)
+            return actions, values
         self._index.copy_(self._index_host, non_blocking=True)
         logits, values = self.net(self._frames)
         actions = logits.argmax(-1)
@@ -328,6 +531,7 @@ class GraphedAgent(Agent):
         """Nothing: the act graph stored this step."""
 
     def update(self, order: Optional[torch.Tensor] = None) -> None:
+        self._prepare_update()
         self._order.copy_(self.new_order() if order is None else order)
         if self._update_graph is None:
             params = [p.detach().clone() for p in self.net.parameters()]
@@ -339,6 +543,7 @@ class GraphedAgent(Agent):
                     for value in state.values():
                         value.zero_()
         self._update_graph.replay()
+        self._finish_update()
 
 
 def _capture(body, warmup: int):
@@ -359,6 +564,6 @@ RUNTIMES = {"eager": Agent, "compiled": CompiledAgent, "graphed": GraphedAgent}
 
 
 def make_agent(agent_cfg: Any, num_actions: int, num_envs: int, device: torch.device,
-               batch_size: Optional[int] = None) -> Agent:
+               batch_size: Optional[int] = None, total_updates: Optional[int] = None) -> Agent:
     """The agent for `agent.runtime`."""
-    return RUNTIMES[agent_cfg.runtime](agent_cfg, num_actions, num_envs, device, batch_size)
+    return RUNTIMES[agent_cfg.runtime](agent_cfg, num_actions, num_envs, device, batch_size, total_updates)

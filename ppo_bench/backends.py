@@ -12,8 +12,9 @@ torch adapter (`envs.TorchEnvs`) and the drivers run unchanged on any of them:
     close()
 
 `info["env_id"]` (int32) says which envs a batch holds; env i is seeded
-seed + i; rewards are int32 in {-1, 0, 1}; the other info keys are each
-library's own. With groups > 1 (ale, envpool), reset returns the first batch
+seed + i; rewards are int32, in {-1, 0, 1} unless built with
+`clip_rewards=False` (PPO sums the unclipped rewards into episode returns and
+clips them for training itself); the other info keys are each library's own. With groups > 1 (ale, envpool), reset returns the first batch
 of batch_size envs to finish resetting and later recv() calls bring the
 others' reset frames, mixed with stepped envs.
 
@@ -137,7 +138,7 @@ def check_backend(cfg: Any) -> None:
         raise NotApplicable(refusal)
 
 
-def make_vector_env(env_cfg: Any, groups: int = 1):
+def make_vector_env(env_cfg: Any, groups: int = 1, clip_rewards: bool = True):
     """The vector env of `env_cfg.backend`, in batches of num_envs // groups (see the module doc)."""
     backend = getattr(env_cfg, "backend", "ale")
     if backend not in BACKENDS:
@@ -148,13 +149,13 @@ def make_vector_env(env_cfg: Any, groups: int = 1):
     if env_cfg.num_envs % groups:
         raise ValueError(f"mode.groups={groups}: must divide env.num_envs={env_cfg.num_envs}")
     if backend == "envpool":
-        return EnvpoolVectorEnv(env_cfg, groups)
+        return EnvpoolVectorEnv(env_cfg, groups, clip_rewards)
     if backend == "gymnasium":
-        return GymnasiumVectorEnv(env_cfg)
-    return make_ale(env_cfg, groups)
+        return GymnasiumVectorEnv(env_cfg, clip_rewards)
+    return make_ale(env_cfg, groups, clip_rewards)
 
 
-def make_ale(env_cfg: Any, groups: int = 1):
+def make_ale(env_cfg: Any, groups: int = 1, clip_rewards: bool = True):
     """ale-py's AtariVectorEnv with its defaults, as envs.make_envs has always built it."""
     from ale_py.vector_env import AtariVectorEnv
 
@@ -165,6 +166,7 @@ def make_ale(env_cfg: Any, groups: int = 1):
         batch_size=n // groups if groups > 1 else 0,
         frameskip=env_cfg.frameskip,
         num_threads=num_threads(env_cfg),
+        reward_clipping=clip_rewards,
     )
 
 
@@ -194,7 +196,7 @@ class _SendRecvEnv:
 class EnvpoolVectorEnv(_SendRecvEnv):
     """envpool's Atari pool set up as ale-py's AtariVectorEnv defaults; the pool is made at reset(seed)."""
 
-    def __init__(self, env_cfg: Any, groups: int = 1):
+    def __init__(self, env_cfg: Any, groups: int = 1, clip_rewards: bool = True):
         import envpool
 
         n, frameskip = env_cfg.num_envs, env_cfg.frameskip
@@ -214,7 +216,7 @@ class EnvpoolVectorEnv(_SendRecvEnv):
             stack_num=STACK,
             noop_max=NOOP_MAX,
             repeat_action_probability=0.0,
-            reward_clip=True,
+            reward_clip=clip_rewards,
             use_fire_reset=True,
             episodic_life=False,
             zero_discount_on_life_loss=False,
@@ -256,7 +258,7 @@ class EnvpoolVectorEnv(_SendRecvEnv):
             self._pool = None
 
 
-def make_gymnasium_env(game: str, frameskip: int):
+def make_gymnasium_env(game: str, frameskip: int, clip_rewards: bool = True):
     """One ale-py AtariEnv with gymnasium's Atari wrappers, set up as AtariVectorEnv's defaults.
 
     Module-level so that AsyncVectorEnv can pickle it for its worker processes.
@@ -277,19 +279,20 @@ def make_gymnasium_env(game: str, frameskip: int):
     )
     env = AtariPreprocessing(env, noop_max=NOOP_MAX, frame_skip=frameskip, screen_size=SCREEN,
                              terminal_on_life_loss=False, grayscale_obs=True, scale_obs=False)
-    env = ClipReward(env, -1, 1)
+    if clip_rewards:
+        env = ClipReward(env, -1, 1)
     return FrameStackObservation(env, STACK, padding_type="zero")
 
 
 class GymnasiumVectorEnv(_SendRecvEnv):
     """gymnasium's AsyncVectorEnv (one process per env, frames in shared memory) over ale-py's AtariEnv."""
 
-    def __init__(self, env_cfg: Any):
+    def __init__(self, env_cfg: Any, clip_rewards: bool = True):
         from gymnasium.vector import AsyncVectorEnv, AutoresetMode
 
         n = env_cfg.num_envs
         self.num_envs = self.batch_size = n
-        fn = functools.partial(make_gymnasium_env, env_cfg.game, env_cfg.frameskip)
+        fn = functools.partial(make_gymnasium_env, env_cfg.game, env_cfg.frameskip, clip_rewards)
         self.envs = AsyncVectorEnv([fn] * n, shared_memory=True, copy=True, context="fork",
                                    autoreset_mode=AutoresetMode.NEXT_STEP)
         self.single_observation_space = self.envs.single_observation_space

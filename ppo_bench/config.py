@@ -24,6 +24,8 @@ DEVICES = ("auto", "cuda", "cpu")
 UPLOADS = ("pinned", "pageable")
 BACKENDS = ("ale", "envpool", "gymnasium")
 RUNTIMES = ("compiled", "graphed", "eager")
+ALGOS = ("reference", "ppo")
+LOOP_MODES = ("step", "sendrecv", "async")  # modes with both emulators and an agent: the ones that can learn
 GROUPED_MODES = ("async", "env_only", "agent_only")  # modes that take mode.groups > 1
 
 
@@ -61,6 +63,24 @@ class AgentConfig:
     """Minibatches per epoch; >= 1 and must divide num_steps."""
     learning_rate: float = 2.5e-4
     """Adam step size; > 0."""
+    algo: str = "reference"
+    """What the update computes: reference (the reference's workload: argmax actions, the
+    stored values as targets; it times a loop but does not learn) | ppo (sampled actions,
+    GAE on the envs' rewards, clipped surrogate: CleanRL's ppo_atari_envpool)."""
+    gamma: float = 0.99
+    """ppo: discount; in (0, 1]."""
+    gae_lambda: float = 0.95
+    """ppo: GAE's lambda; in [0, 1]."""
+    clip_coef: float = 0.1
+    """ppo: surrogate and value clipping range; > 0."""
+    vf_coef: float = 0.5
+    """ppo: weight of the value loss; >= 0."""
+    ent_coef: float = 0.01
+    """ppo: weight of the entropy bonus; >= 0."""
+    max_grad_norm: float = 0.5
+    """ppo: gradients are clipped to this global norm; > 0."""
+    anneal_lr: bool = True
+    """ppo with schedule.total_env_steps: the step size falls linearly to 0 over the run."""
 
 
 @dataclass
@@ -73,6 +93,13 @@ class ScheduleConfig:
     """Untimed loop steps before the first repetition (compile, CUDA-graph capture); >= 1."""
     profile: bool = False
     """After the timed reps, one more with host clocks on each phase (result's `phases`)."""
+    total_env_steps: Optional[int] = None
+    """A learning run (schedule=learn): one repetition to this many env steps, with a
+    learning curve in the result; needs agent.algo=ppo. null: timed repetitions."""
+    target_return: Optional[float] = None
+    """Learning runs: the result says when the running mean return first reached this."""
+    return_window: int = 20
+    """Learning runs: finished episodes in the running mean return; >= 1."""
 
 
 @dataclass
@@ -147,6 +174,7 @@ def validate(cfg: Any) -> None:
     _one_of("env.upload", cfg.env.upload, UPLOADS)
     _one_of("env.backend", cfg.env.backend, BACKENDS)
     _one_of("agent.runtime", cfg.agent.runtime, RUNTIMES)
+    _one_of("agent.algo", cfg.agent.algo, ALGOS)
     games = known_games()
     if cfg.env.game not in games:
         close = difflib.get_close_matches(cfg.env.game, games, n=3, cutoff=0.6)
@@ -166,9 +194,17 @@ def validate(cfg: Any) -> None:
         )
     if not cfg.agent.learning_rate > 0:
         raise ValueError(f"agent.learning_rate={cfg.agent.learning_rate}: must be > 0")
+    _check_ppo(cfg.agent)
     _at_least("schedule.reps", cfg.schedule.reps, 1)
     _at_least("schedule.bench_steps", cfg.schedule.bench_steps, 1)
     _at_least("schedule.warmup", cfg.schedule.warmup, 1)
+    _at_least("schedule.return_window", cfg.schedule.return_window, 1)
+    learning = cfg.schedule.total_env_steps is not None
+    if learning:
+        _at_least("schedule.total_env_steps", cfg.schedule.total_env_steps, 1)
+        if cfg.agent.algo != "ppo":
+            raise ValueError(f"schedule.total_env_steps={cfg.schedule.total_env_steps}: a learning run "
+                             f"needs agent.algo=ppo (agent.algo={cfg.agent.algo} does not learn)")
     _at_least("mode.groups", cfg.mode.groups, 1)
     _at_least("seed", cfg.seed, 0)
     _at_least("round", cfg.round, 0)
@@ -199,11 +235,30 @@ def validate(cfg: Any) -> None:
                             "pinned buffer inside its graph; allowed: pinned")
     if cfg.mode.name == "async" and cfg.mode.groups == 1:
         raise NotApplicable("mode.groups=1: async in one batch is sendrecv; use mode=sendrecv or groups >= 2")
+    if learning and cfg.mode.name not in LOOP_MODES:
+        raise NotApplicable(f"mode.name={cfg.mode.name}: a learning run needs emulators and an agent; "
+                            f"allowed: {', '.join(LOOP_MODES)}")
+
+
+def _check_ppo(agent: Any) -> None:
+    """PPO's hyperparameters (checked whatever the algo: a typo is a typo)."""
+    if not 0 < agent.gamma <= 1:
+        raise ValueError(f"agent.gamma={agent.gamma}: must be in (0, 1]")
+    if not 0 <= agent.gae_lambda <= 1:
+        raise ValueError(f"agent.gae_lambda={agent.gae_lambda}: must be in [0, 1]")
+    for key in ("clip_coef", "max_grad_norm"):
+        if not getattr(agent, key) > 0:
+            raise ValueError(f"agent.{key}={getattr(agent, key)}: must be > 0")
+    for key in ("vf_coef", "ent_coef"):
+        if not getattr(agent, key) >= 0:
+            raise ValueError(f"agent.{key}={getattr(agent, key)}: must be >= 0")
 
 
 def warnings_for(cfg: Any) -> list[str]:
     """Legal settings that make the figure less meaningful; stored in the result."""
     notes = []
+    if cfg.schedule.total_env_steps is not None:
+        return notes  # one learning run: no repetitions, no bench_steps
     if cfg.mode.name != "env_only" and cfg.schedule.bench_steps < cfg.agent.num_steps:
         notes.append(
             f"schedule.bench_steps={cfg.schedule.bench_steps} < agent.num_steps="

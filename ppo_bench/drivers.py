@@ -1,7 +1,9 @@
 """How one loop step talks to the environment; the loop itself lives in `measure`.
 
 A driver's `step(slot)` does one loop step's interaction, inference and
-rollout stores; `measure` calls it and runs the update when one is due. Every
+rollout stores, and hands the agent each batch's step results (`observe`:
+rewards and episode ends, which PPO learns from); `measure` calls it and runs
+the update when the agent says one is due. Every
 driver with emulators counts the steps each env took (from `info["env_id"]`),
 so the result can show that modes did the same work.
 
@@ -23,7 +25,8 @@ so the result can show that modes did the same work.
 
 from __future__ import annotations
 
-from typing import Any
+import math
+from typing import Any, Optional
 
 import numpy as np
 import torch
@@ -32,19 +35,32 @@ from .agent import FRAME_SHAPE, Agent, make_agent
 from .envs import TorchEnvs, make_envs, num_actions
 
 
+def rows_of(ids: np.ndarray, agent: Agent, groups: int):
+    """Whose rollout rows a batch fills: None (batch row i is env i) or its env ids.
+
+    The reference stores a whole batch at the loop step's slot, as the
+    reference does; ppo keeps every env's own trajectory, and nothing promises
+    that a batch of all envs comes back in env-id order.
+    """
+    return ids if groups > 1 or agent.ppo else None
+
+
 class StepDriver:
     """Blocking `step()`: the device waits for the emulators and vice versa."""
 
     def __init__(self, envs: TorchEnvs, agent: Agent, seed: int):
         self.envs, self.agent = envs, agent
         self.env_steps = np.zeros(envs.envs.num_envs, dtype=np.int64)
-        self.frames, _ = envs.reset(seed)
+        self.frames, self.ids = envs.reset(seed)
+        agent.start(self.ids)
 
     def step(self, slot: int) -> None:
-        actions, values = self.agent.act(self.frames, slot)
-        self.agent.store(slot, self.frames, actions, values)
-        self.frames, ids = self.envs.step(self.agent.actions_to_host(actions))
-        self.env_steps[ids] += 1
+        rows = rows_of(self.ids, self.agent, 1)
+        actions, values = self.agent.act(self.frames, slot, rows)
+        self.agent.store(slot, self.frames, actions, values, rows)
+        self.frames, self.ids, rewards, terminations, truncations = self.envs.step(self.agent.actions_to_host(actions))
+        self.agent.observe(self.ids, rewards, terminations, truncations)
+        self.env_steps[self.ids] += 1
 
     def close(self) -> None:
         self.envs.close()
@@ -59,14 +75,16 @@ class SendRecvDriver:
         # reset() hands back the first batch (its reset frames); the first step
         # uses it in place of a recv, so every env's first frame is its reset frame.
         self.reset_batch: tuple | None = envs.reset(seed)
+        agent.start(self.reset_batch[1])
 
     def step(self, slot: int) -> None:
         for _ in range(self.groups):
             if self.reset_batch is None:
-                frames, ids = self.envs.recv()
+                frames, ids, rewards, terminations, truncations = self.envs.recv()
+                self.agent.observe(ids, rewards, terminations, truncations)
             else:
                 (frames, ids), self.reset_batch = self.reset_batch, None
-            rows = ids if self.groups > 1 else None
+            rows = rows_of(ids, self.agent, self.groups)
             actions, values = self.agent.act(frames, slot, rows)
             self.envs.send(self.agent.actions_to_host(actions))
             self.agent.store(slot, frames, actions, values, rows)
@@ -140,18 +158,26 @@ class AgentOnlyDriver:
         pass
 
 
+def total_updates(cfg: Any) -> Optional[int]:
+    """Updates in a learning run (what a ppo step size anneals over); None for timed repetitions."""
+    total = cfg.schedule.total_env_steps
+    return None if total is None else max(1, math.ceil(total / (cfg.agent.num_steps * cfg.env.num_envs)))
+
+
 def make_driver(cfg: Any, device: torch.device):
     """Build the emulators (if any), the agent (if any) and the driver for `cfg.mode.name`."""
     mode, n, groups = cfg.mode.name, cfg.env.num_envs, cfg.mode.groups
+    updates = total_updates(cfg)
     if mode == "env_only":
         return EnvOnlyDriver(cfg.env, cfg.seed, groups)
     if mode == "agent_only":
-        agent = make_agent(cfg.agent, num_actions(cfg.env.game), n, device, n // groups)
+        agent = make_agent(cfg.agent, num_actions(cfg.env.game), n, device, n // groups, updates)
         return AgentOnlyDriver(agent, n, cfg.seed, groups)
     groups = groups if mode == "async" else 1
-    raw = make_envs(cfg.env, groups)
+    # ppo sums unclipped rewards into episode returns and clips them for training itself
+    raw = make_envs(cfg.env, groups, clip_rewards=cfg.agent.algo != "ppo")
     try:
-        agent = make_agent(cfg.agent, int(raw.single_action_space.n), n, device, n // groups)
+        agent = make_agent(cfg.agent, int(raw.single_action_space.n), n, device, n // groups, updates)
     except BaseException:
         raw.close()
         raise

@@ -31,6 +31,9 @@ from .backends import make_vector_env as make_envs, num_threads  # noqa: F401  (
 class TorchEnvs:
     """`reset`, `step`, `send`, `recv` with uint8 frames on `device` and numpy actions and env ids.
 
+    `step` and `recv` return (frames, env ids, rewards, terminations,
+    truncations), the last three as the vector env gave them.
+
     `uploader`, when given, replaces `env.upload` (the graphed agent stages
     frames in its own pinned buffer and copies them inside its graph).
     """
@@ -54,16 +57,16 @@ class TorchEnvs:
         obs, info = self.envs.reset(seed=seed)
         return self._upload(obs), info["env_id"]
 
-    def step(self, actions: np.ndarray) -> tuple[torch.Tensor, np.ndarray]:
-        obs, _, _, _, info = self.envs.step(actions)
-        return self._upload(obs), info["env_id"]
+    def step(self, actions: np.ndarray) -> tuple:
+        obs, rewards, terminations, truncations, info = self.envs.step(actions)
+        return self._upload(obs), info["env_id"], rewards, terminations, truncations
 
     def send(self, actions: np.ndarray) -> None:
         self.envs.send(actions)
 
-    def recv(self) -> tuple[torch.Tensor, np.ndarray]:
-        obs, _, _, _, info = self.envs.recv()
-        return self._upload(obs), info["env_id"]
+    def recv(self) -> tuple:
+        obs, rewards, terminations, truncations, info = self.envs.recv()
+        return self._upload(obs), info["env_id"], rewards, terminations, truncations
 
     def close(self) -> None:
         self.envs.close()

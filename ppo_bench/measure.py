@@ -7,6 +7,9 @@ the warm-up (CUDA-graph capture, the first update) separately, and nothing is
 logged inside a timed repetition: `on_rep` is called between them. With
 `profile`, one more repetition runs after the timed ones under a `PhaseClock`
 (see `phases`); it is not one of the timed repetitions.
+
+A learning run (`learn`) is the same loop run once to a number of env steps,
+with a point of the learning curve after every update.
 """
 
 from __future__ import annotations
@@ -49,7 +52,7 @@ def measure(driver: Any, schedule: Any, num_steps: int, sync: Callable[[], None]
     The update runs after every `num_steps` loop steps, counted from the start
     of each repetition, as in the reference; warm-up ends with one update.
     """
-    update = driver.agent.update if driver.agent is not None else None
+    agent = driver.agent
     out = Timings()
 
     sync()
@@ -61,8 +64,17 @@ def measure(driver: Any, schedule: Any, num_steps: int, sync: Callable[[], None]
     t = time.perf_counter()
     for w in range(1, schedule.warmup):
         driver.step(w % num_steps)
-    if update is not None:
-        update()
+    if agent is not None and agent.ppo:
+        # ppo updates when every env's rollout is complete: step on until the first one has run
+        w = schedule.warmup
+        while agent.updates == 0:
+            if agent.update_due(w):
+                agent.update()
+            else:
+                driver.step(w % num_steps)
+                w += 1
+    elif agent is not None:
+        agent.update()
     sync()
     out.warmup_s = time.perf_counter() - t
 
@@ -90,14 +102,63 @@ def _repetition(driver: Any, steps: int, num_steps: int, sync: Callable[[], None
 
     Returns its wall time and, within it, the final wait for the device.
     """
-    update = driver.agent.update if driver.agent is not None else None
+    agent = driver.agent
     sync()
     t = time.perf_counter()
     for s in range(steps):
         driver.step(s % num_steps)
-        if update is not None and (s + 1) % num_steps == 0:
-            update()
+        if agent is not None and agent.update_due(s):
+            agent.update()
     queued = time.perf_counter()
     sync()
     done = time.perf_counter()
     return done - t, done - queued
+
+
+CURVE_KEYS = ("env_steps", "wall_s", "episodes", "return_mean", "return_std")
+
+
+@dataclass
+class Learning:
+    """What a learning run measured: its loop time and the learning curve (one point per update)."""
+    loop_s: float = 0.0
+    """Wall time of the loop (the first step, so the compile or capture, included)."""
+    env_steps: int = 0
+    measure_started: float = 0.0
+    measure_finished: float = 0.0
+    curve: dict = field(default_factory=lambda: {k: [] for k in CURVE_KEYS})
+
+
+def learn(driver: Any, total_env_steps: int, window: int, started: float, sync: Callable[[], None],
+          on_point: Callable[[dict], None]) -> Learning:
+    """Run the loop until the envs took `total_env_steps` steps, updating whenever one is due.
+
+    After each update a curve point: env steps so far, wall seconds since
+    `started` (the job's start, so set-up and compile count), finished
+    episodes, and the mean and spread of the last `window` episodes'
+    unclipped returns (None before the first). `on_point` sees each point.
+    """
+    agent, tracker = driver.agent, driver.agent.tracker
+    num_steps = agent.cfg.num_steps
+    out = Learning()
+    sync()
+    out.measure_started = time.time()
+    t = time.perf_counter()
+    s = 0
+    while int(driver.env_steps.sum()) < total_env_steps:
+        driver.step(s % num_steps)
+        if agent.update_due(s):
+            agent.update()
+            mean, std = tracker.recent(window)
+            point = {"env_steps": int(driver.env_steps.sum()), "wall_s": time.time() - started,
+                     "episodes": tracker.num_episodes,
+                     "return_mean": None if np.isnan(mean) else mean, "return_std": None if np.isnan(std) else std}
+            for k in CURVE_KEYS:
+                out.curve[k].append(point[k])
+            on_point(point)
+        s += 1
+    sync()
+    out.loop_s = time.perf_counter() - t
+    out.measure_finished = time.time()
+    out.env_steps = int(driver.env_steps.sum())
+    return out

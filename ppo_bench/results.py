@@ -234,4 +234,9 @@ def summarise_record(record: dict) -> str:
         return f"{head}: FAILED: {record['error']}"
     thr = record["throughput"]
     ci = "no interval" if thr["ci95"] is None else f"± {thr['ci95']:.0f}"
+    learning = record.get("learning")
+    if learning:
+        ret = learning["final_return_mean"]
+        ret = "no episode finished" if ret is None else f"return {ret:.1f} (last {learning['window']})"
+        return f"{head}: {thr['mean']:.0f} {UNIT} over {learning['total_env_steps']} env steps, {ret}"
     return f"{head}: {thr['mean']:.0f} {UNIT} {ci} over {len(thr['reps'])} reps"

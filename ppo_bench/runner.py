@@ -39,7 +39,7 @@ from .drivers import make_driver
 from .envs import num_threads
 from .isolation import ChildJob, Progress, one_line, signals_deferred, sigterm_raises
 from .keys import unknown_key_message, unknown_keys
-from .measure import measure, synchronizer
+from .measure import learn, measure, synchronizer
 from .phases import describe
 
 log = logging.getLogger(__name__)
@@ -152,6 +152,7 @@ def run(cfg: DictConfig, output_dir: Optional[Path] = None) -> dict:
         "game": cfg.env.game,
         "agent": cfg.agent.name,
         "runtime": cfg.agent.runtime,
+        "algo": cfg.agent.algo,
         "backend": cfg.env.backend,
         "num_envs": cfg.env.num_envs,
         "device": cfg.device,
@@ -250,6 +251,8 @@ def _where(schedule: Any) -> Callable[[str, int], str]:
                     "closing": "closing the emulators"}[stage]
         if steps == 0:
             return "the first loop step (the compile, on a compiled agent)"
+        if schedule.total_env_steps is not None:
+            return f"the learning run after {steps} loop steps"
         if steps < schedule.warmup:
             return f"warm-up after {steps} of {schedule.warmup} loop steps"
         rep, done = divmod(steps - schedule.warmup, schedule.bench_steps)
@@ -285,6 +288,8 @@ def _measure(cfg: DictConfig, started: float, progress: Progress) -> dict:
     driver = make_driver(cfg, device)
     setup_s = time.perf_counter() - t
     driver.step = progress.counting(driver.step)
+    if cfg.schedule.total_env_steps is not None:
+        return _learn(cfg, driver, device, started, setup_s, progress)
     try:
         sched = cfg.schedule
         n_steps = cfg.env.num_envs * sched.bench_steps
@@ -350,5 +355,79 @@ def _measure(cfg: DictConfig, started: float, progress: Progress) -> dict:
             "measure_s": sum(timings.rep_seconds),
             "measure_started_at": results.utc_iso(timings.measure_started),
             "measure_finished_at": results.utc_iso(timings.measure_finished),
+        },
+    }
+
+
+def _learn(cfg: DictConfig, driver: Any, device: torch.device, started: float, setup_s: float,
+           progress: Progress) -> dict:
+    """A learning run: the loop to schedule.total_env_steps; the measurement fields plus `learning`."""
+    sched = cfg.schedule
+    log.info("%s %s n=%d on %s: learning to %d env steps", cfg.mode.name, cfg.agent.name,
+             cfg.env.num_envs, device, sched.total_env_steps)
+    last_log = [time.time()]
+
+    def on_point(point: dict) -> None:
+        now = time.time()
+        if now - last_log[0] < 10:
+            return
+        last_log[0] = now
+        ret = "no episode yet" if point["return_mean"] is None else f"return {point['return_mean']:.1f}"
+        log.info("%d env steps, %.0f s, %d episodes, %s (last %d)", point["env_steps"], point["wall_s"],
+                 point["episodes"], ret, sched.return_window)
+
+    progress.enter("loop")
+    before = results.machine_state()
+    try:
+        run = learn(driver, sched.total_env_steps, sched.return_window, started, synchronizer(device), on_point)
+    finally:
+        after = results.machine_state()
+        progress.enter("closing")
+        driver.close()
+    tracker = driver.agent.tracker
+    final_mean, final_std = tracker.recent(sched.return_window)
+    rate = run.env_steps / run.loop_s
+    curve = run.curve
+    reached = [i for i, (m, e) in enumerate(zip(curve["return_mean"], curve["episodes"]))
+               if sched.target_return is not None and m is not None and e >= sched.return_window
+               and m >= sched.target_return]
+    first = reached[0] if reached else None
+    return {
+        "warnings": [],
+        "device": str(device),
+        "batch_size": cfg.env.num_envs // cfg.mode.groups,
+        "num_threads": num_threads(cfg.env),
+        "throughput": {"unit": results.UNIT, "reps": [rate], "seconds": [run.loop_s],
+                       "env_steps_per_rep": run.env_steps, **stats.summary([rate])},
+        "env_steps": {"total": run.env_steps, "per_env_min": int(driver.env_steps.min()),
+                      "per_env_max": int(driver.env_steps.max())},
+        "inference": {"runtime": driver.agent.runtime, "compiled": driver.agent.compiled,
+                      "cudagraphs": driver.agent.runtime == "graphed", "graphs": compiled_graphs(),
+                      "compile_s": None},
+        "phases": None,
+        "machine": {"before": before, "after": after},
+        "learning": {
+            "total_env_steps": run.env_steps,
+            "target_return": sched.target_return,
+            "window": sched.return_window,
+            "setup_s": run.measure_started - started,
+            "wall_s": run.measure_finished - started,
+            "env_steps_per_s": rate,
+            "episodes": tracker.num_episodes,
+            "updates": driver.agent.updates,
+            "final_return_mean": None if np.isnan(final_mean) else final_mean,
+            "final_return_std": None if np.isnan(final_std) else final_std,
+            "time_to_target_s": None if first is None else curve["wall_s"][first],
+            "env_steps_to_target": None if first is None else curve["env_steps"][first],
+            "returns": tracker.returns().tolist(),
+            "curve": curve,
+        },
+        "timing": {
+            "setup_s": setup_s,
+            "first_step_s": None,
+            "warmup_s": 0.0,
+            "measure_s": run.loop_s,
+            "measure_started_at": results.utc_iso(run.measure_started),
+            "measure_finished_at": results.utc_iso(run.measure_finished),
         },
     }

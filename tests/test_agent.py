@@ -102,12 +102,12 @@ def test_the_adapter_returns_the_frames_plain_ale_py_returns(upload):
             actions = np.array([t % 6, (t + 1) % 6, (t + 2) % 6])
             if t % 2:  # both paths of the adapter: blocking step and send + recv
                 obs = plain.step(actions)[0]
-                frames, _ = adapted.step(actions)
+                frames = adapted.step(actions)[0]
             else:
                 plain.send(actions)
                 obs = plain.recv()[0]
                 adapted.send(actions)
-                frames, _ = adapted.recv()
+                frames = adapted.recv()[0]
             assert frames.device.type == device.type and frames.dtype == torch.uint8
             assert torch.equal(frames.cpu(), torch.from_numpy(obs))
         assert obs.any(), "all-zero frames would prove nothing"

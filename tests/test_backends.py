@@ -150,9 +150,9 @@ def test_the_torch_adapter_runs_on_every_backend(backend, opened):
     envs = TorchEnvs(make(opened, backend), torch.device("cpu"))
     frames, ids = envs.reset(0)
     assert frames.shape == (2, 4, 84, 84) and frames.dtype == torch.uint8 and ids.tolist() == [0, 1]
-    frames, ids = envs.step(np.zeros(2, dtype=np.int64))  # the agent hands numpy int64 actions
+    frames, ids = envs.step(np.zeros(2, dtype=np.int64))[:2]  # the agent hands numpy int64 actions
     envs.send(np.ones(2, dtype=np.int64))
-    frames, ids = envs.recv()
+    frames, ids = envs.recv()[:2]
     assert frames.shape == (2, 4, 84, 84) and ids.tolist() == [0, 1]
 
 

@@ -10,7 +10,7 @@ from omegaconf import OmegaConf
 
 from conftest import CONF, compose_config
 from ppo_bench import runner
-from ppo_bench.config import validate, warnings_for
+from ppo_bench.config import NotApplicable, validate, warnings_for
 from ppo_bench.results import read_result
 
 
@@ -31,16 +31,18 @@ def test_defaults_follow_the_reference():
                          ids=lambda p: f"{p.parent.name}={p.stem}")
 def test_every_group_option_composes(path):
     group, option = path.parent.name, path.stem
-    cfg = compose_config(f"{group}={option}", tiny=False)
+    learning = (group, option) == ("schedule", "learn")  # a learning run needs agent.algo=ppo
+    cfg = compose_config(f"{group}={option}", *(["agent.algo=ppo"] if learning else []), tiny=False)
     expected = {"env": ("game", option), "agent": ("name", option), "mode": ("name", option),
-                "schedule": ("reps", 5)}[group]
+                "schedule": ("reps", 1 if learning else 5)}[group]
     assert cfg[group][expected[0]] == expected[1]
     if option == "async":
         assert cfg.mode.groups == 2
     validate(cfg)
 
 
-@pytest.mark.parametrize("path", sorted((CONF / "preset").glob("*.yaml")), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", sorted(p for p in (CONF / "preset").glob("*.yaml") if p.stem != "learn"),
+                         ids=lambda p: p.stem)
 def test_every_preset_composes(path):
     cfg = compose_config(f"+preset={path.stem}", tiny=False)
     expected = {
@@ -54,6 +56,42 @@ def test_every_preset_composes(path):
     assert (s.reps, s.bench_steps, s.warmup, cfg.agent.num_steps) == expected[0]
     assert dict(cfg.hydra.sweeper.params) == expected[1]
     validate(cfg)
+
+
+def test_the_learn_preset_is_a_ppo_learning_run():
+    cfg = compose_config("+preset=learn", tiny=False)
+    a, s = cfg.agent, cfg.schedule
+    assert (a.algo, a.runtime, a.num_steps, a.update_epochs, a.num_minibatches, a.clip_coef) == (
+        "ppo", "graphed", 128, 3, 16, 0.2)
+    assert (cfg.mode.name, cfg.mode.groups, cfg.env.num_envs) == ("async", 2, 32)
+    assert (s.reps, s.total_env_steps, s.target_return, s.return_window) == (1, 4_000_000, 18, 20)
+    validate(compose_config("+preset=learn", "agent.runtime=eager", "device=cpu", tiny=False))
+    step = compose_config("+preset=learn", "mode=step", "agent.runtime=eager", "device=cpu", tiny=False)
+    assert (step.mode.name, step.mode.groups) == ("step", 1)
+    validate(step)
+
+
+@pytest.mark.parametrize("overrides, message", [
+    (["agent.algo=a2c"], "agent.algo=a2c: must be one of reference, ppo"),
+    (["schedule=learn"], "schedule.total_env_steps=10000000: a learning run needs agent.algo=ppo "
+                            "(agent.algo=reference does not learn)"),
+    (["agent.algo=ppo", "schedule.total_env_steps=0"], "schedule.total_env_steps=0: must be >= 1"),
+    (["agent.gamma=1.5"], "agent.gamma=1.5: must be in (0, 1]"),
+    (["agent.gae_lambda=-0.1"], "agent.gae_lambda=-0.1: must be in [0, 1]"),
+    (["agent.clip_coef=0"], "agent.clip_coef=0.0: must be > 0"),
+    (["agent.ent_coef=-1"], "agent.ent_coef=-1.0: must be >= 0"),
+    (["schedule.return_window=0"], "schedule.return_window=0: must be >= 1"),
+])
+def test_ppo_and_learning_values_are_refused_naming_the_key(overrides, message):
+    with pytest.raises(ValueError) as e:
+        validate(compose_config(*overrides))
+    assert str(e.value) == message and not isinstance(e.value, NotApplicable)
+
+
+@pytest.mark.parametrize("mode", ["env_only", "agent_only"])
+def test_a_learning_run_without_emulators_or_agent_does_not_apply(mode):
+    with pytest.raises(NotApplicable, match=f"mode.name={mode}: a learning run needs emulators and an agent"):
+        validate(compose_config("schedule=learn", "agent.algo=ppo", f"mode={mode}"))
 
 
 def test_command_line_beats_the_preset():

@@ -34,6 +34,18 @@ compared or merged is decided by the configs, not by where the files lie:
 Jobs run with `schedule.profile=true` also give a table of where the loop
 step's time goes (phases.csv, and a section of table.md), averaged over rounds.
 
+Learning runs (`agent.algo=ppo schedule=learn`: a result with a `learning` record)
+also give a Learning section of table.md (final return as the interquartile mean
+over seeds with a bootstrap interval, time to target, and configurations that differ
+only in mode compared at equal env steps), returns.csv, returns.json and two figures
+(returns_vs_env_steps.png, returns_vs_wall_s.png); without learning runs there are
+none of these. Files from before `agent.algo` read as "reference", today's workload.
+A learning run's seed is pooled like a round (seeds are samples of one
+configuration); a reference job's seed stays part of its identity, as before. In the
+throughput tables a learning configuration is one more group (named by its differing
+keys, agent.algo among them) whose reps are its seeds' loop env-steps/s, and table.csv
+says each row's `algo`: the reference workload's rows are unchanged.
+
 Figures are rounded only when rendered (table.md, chart arrays); table.csv keeps
 full precision and the raw reps, so a later collection can use it as a baseline.
 A collection replaces the summary files an earlier one wrote into the out dir
@@ -41,9 +53,9 @@ A collection replaces the summary files an earlier one wrote into the out dir
 cannot use (--out, --baseline) ends it with one line naming the path, exit 1.
 
 The package has one module per step, each importing only those before it: load
-(find and read the result files; what cannot be used), tables (the statistics),
-plots (the figure), render (table.md, the chart arrays, the out dir) and cli
-(collect() and main()).
+(find and read the result files; what cannot be used), tables (the throughput
+statistics), learning (the learning runs' statistics), plots (the figures), render
+(table.md, the chart arrays, the out dir) and cli (collect() and main()).
 """
 
 from .cli import collect, main

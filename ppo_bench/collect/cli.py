@@ -1,6 +1,6 @@
 """Collect result files into tables, chart arrays and a plot.
 
-collect() runs the steps in order (load, tables, render; render draws the plots) and
+collect() runs the steps in order (load, tables, learning, render; render draws the plots) and
 prints the table: it is what the command line and the end of a multirun (sweep.py) call.
 main() is the command line around it: a CollectError (an --out or --baseline it cannot
 use) becomes one line naming the path, exit 1; exit 0 only when something usable was
@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Optional
 
+from .learning import build_learning
 from .load import CollectError, Collection
 from .render import render, write_summary
 from .tables import build, compare_baseline, load_baseline
@@ -31,6 +32,7 @@ def collect(paths: list[Path], out_dir: Optional[Path] = None, baseline: Optiona
     paths = [Path(p) for p in paths]
     base = None if baseline is None else load_baseline(baseline)
     c = build(paths)
+    build_learning(c)
     if base is not None and c.ok:
         c.regressions = compare_baseline(c.table, base)
     c.markdown = render(c, baseline)

@@ -8,6 +8,13 @@ job's identity, and with it the group it is pooled in, does not depend on when i
 was written (see the package docstring). An earlier table.csv given as a baseline is
 checked here too. Nothing here computes a statistic: the Collection defined here is
 filled in by the later steps.
+
+A learning run (agent.algo other than "reference", today's workload; files from before
+the key read as "reference") is one sample of a configuration whose outcome depends on
+its seed, so its seed is pooled like a round; the reference workload's seed stays part
+of what was measured, as before. Its `learning` record is checked here, so that a
+malformed one (curve lists of unequal length, say) makes the file unusable with one
+reason, like any other mistyped field.
 """
 
 from __future__ import annotations
@@ -28,6 +35,15 @@ NOT_IDENTITY = ("env.num_envs", "round", "schedule.profile")  # and every key un
 SCHEMA_DEFAULTS = {f"{g}.{k}": v for g, cls in (("env", EnvConfig), ("agent", AgentConfig),
                                                 ("schedule", ScheduleConfig)) for k, v in vars(cls()).items()}
 """Flat defaults of the schema's groups (mode aside), for keys older result files lack."""
+REFERENCE = "reference"
+CURVE = ("env_steps", "wall_s", "episodes", "return_mean", "return_std")
+LEARNING_FIELDS = {  # key -> (integer only, null allowed)
+    "total_env_steps": (True, False), "target_return": (False, True), "window": (True, False),
+    "setup_s": (False, False), "wall_s": (False, False), "env_steps_per_s": (False, False),
+    "episodes": (True, False), "final_return_mean": (False, True), "final_return_std": (False, True),
+    "time_to_target_s": (False, True), "env_steps_to_target": (True, True)}
+CURVE_FIELDS = {"env_steps": (True, False), "wall_s": (False, False), "episodes": (True, False),
+                "return_mean": (False, True), "return_std": (False, True)}
 SINGLE_GROUP = "all"
 RUN_MARKERS = (".hydra", "run.log")  # what a job of run.py leaves in its folder besides result.json
 BASELINE_COLUMNS = ["identity", "mode", "num_envs", "mean", "reps"]
@@ -47,6 +63,11 @@ class Collection:
     jobs: pd.DataFrame       # one row per ok result file (one per measurement: duplicates dropped)
     runs: pd.DataFrame       # one row per repetition (long form)
     phases: pd.DataFrame     # ms per loop step by phase, one row per group x mode x num_envs (profiled jobs)
+    learning: pd.DataFrame = field(default_factory=pd.DataFrame)  # learning runs: one row per group x mode x num_envs
+    seeds: pd.DataFrame = field(default_factory=pd.DataFrame)     # ... and one row per learning job (seed)
+    curves: list[dict] = field(default_factory=list)              # ... and the curves of each learning row
+    equal_steps: list[dict] = field(default_factory=list)         # pairs differing only in mode, at equal env steps
+    learning_warnings: list[str] = field(default_factory=list)
     failed: list[dict] = field(default_factory=list)      # path, mode, num_envs, error
     skipped: list[dict] = field(default_factory=list)     # path, mode, num_envs, error (why it does not apply)
     bad: list[dict] = field(default_factory=list)         # path, reason
@@ -152,12 +173,51 @@ def as_today(flat: dict) -> dict:
 
 
 def identity(flat: dict) -> dict:
-    """The keys that say what was measured: all but the mode's, num_envs, round and profile."""
-    return {k: v for k, v in flat.items() if k not in NOT_IDENTITY and not k.startswith("mode.")}
+    """The keys that say what was measured: all but the mode's, num_envs, round and profile; and
+    the seed too for a learning run, whose seeds are samples of one configuration."""
+    pooled = NOT_IDENTITY + (("seed",) if flat.get("agent.algo", REFERENCE) != REFERENCE else ())
+    return {k: v for k, v in flat.items() if k not in pooled and not k.startswith("mode.")}
+
+
+def _check_number(where: str, value, integer: bool, null: bool) -> None:
+    kind = results._kind(value)
+    if not (kind == "integer" or (kind == "number" and not integer) or (kind == "null" and null)):
+        expected = ("integer" if integer else "number") + (" or null" if null else "")
+        raise ValueError(f"{where}: {kind}, expected {expected}")
+
+
+def _learning(value) -> Optional[dict]:
+    """A result's `learning` record, checked: every field typed, the curve's lists of one length,
+    its env steps and wall seconds in order (they are interpolated); None for a non-learning job."""
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise ValueError(f"learning: {results._kind(value)}, expected object or null")
+    for key, (integer, null) in LEARNING_FIELDS.items():
+        if key not in value:
+            raise ValueError(f"learning.{key}: missing")
+        _check_number(f"learning.{key}", value[key], integer, null)
+    curve = value.get("curve")
+    if not isinstance(curve, dict) or not all(isinstance(curve.get(k), list) for k in CURVE):
+        raise ValueError(f"learning.curve: expected an object of lists {', '.join(CURVE)}")
+    lengths = {k: len(curve[k]) for k in CURVE}
+    if len(set(lengths.values())) > 1:
+        shown = ", ".join(f"{k} {n}" for k, n in lengths.items())
+        raise ValueError(f"learning.curve: lists of unequal length ({shown})")
+    for key, (integer, null) in CURVE_FIELDS.items():
+        for i, v in enumerate(curve[key]):
+            _check_number(f"learning.curve.{key}[{i}]", v, integer, null)
+    for key in ("env_steps", "wall_s"):
+        if any(b < a for a, b in zip(curve[key], curve[key][1:])):
+            raise ValueError(f"learning.curve.{key}: not in increasing order")
+    return value
 
 
 def _job(path: Path, rec: dict) -> dict:
-    flat = as_today(flatten(rec["config"]))
+    flat = flatten(rec["config"])
+    if "algo" in rec:  # the record's own field where the config predates agent.algo
+        flat.setdefault("agent.algo", rec["algo"])
+    flat = as_today(flat)
     flat["device"] = rec["device"]  # what it ran on, not "auto"
     ident = identity(flat)
     # groups as the schema's default (or the record's own field) where the mode config lacks it,
@@ -181,16 +241,21 @@ def _job(path: Path, rec: dict) -> dict:
         "load": np.mean(_readings(machine, "load_1m")), "peak_load": max(_readings(machine, "load_1m")),
         "mhz": np.mean(_readings(machine, "cpu_mhz")),
         "phases": (rec.get("phases") or {}).get("ms_per_loop_step"),
+        "algo": flat["agent.algo"], "network": flat.get("agent.name"), "seed": flat.get("seed"),
+        "learning": _learning(rec.get("learning")),
     }
 
 
 def _name_groups(jobs: pd.DataFrame) -> None:
-    """Name each identity by the keys whose values differ between identities."""
+    """Name each identity by the keys whose values differ between identities.
+
+    A key an identity lacks (a learning run's pooled seed) is left out of its name rather
+    than shown as null, which would read as a seed called null."""
     idents = dict(zip(jobs["identity"], jobs["ident"]))
     keys = sorted(set().union(*idents.values()))
     differing = [k for k in keys if len({json.dumps(d.get(k)) for d in idents.values()}) > 1]
     show = lambda v: v if isinstance(v, str) else json.dumps(v)  # noqa: E731  (Hydra override syntax)
-    names = {i: ", ".join(f"{k}={show(d.get(k))}" for k in differing) or SINGLE_GROUP
+    names = {i: ", ".join(f"{k}={show(d[k])}" for k in differing if k in d) or SINGLE_GROUP
              for i, d in idents.items()}
     jobs["group"] = jobs["identity"].map(names)
 

@@ -1,4 +1,5 @@
-"""The throughput figures (throughput.png, one per group, and one of all groups side by side), drawn with matplotlib.
+"""The figures, drawn with matplotlib: throughput.png (one per group), one of all groups side by
+side, and the learning runs' returns against env steps and against wall seconds.
 
 matplotlib is optional (the `plot` extra): it is imported only when a figure is drawn,
 and _matplotlib says beforehand whether one can be, so that a collection without it
@@ -90,6 +91,37 @@ def plot_side_by_side(t: pd.DataFrame, path: Path, title: str) -> None:
     ax.set_title(title)
     ax.legend(fontsize="x-small")
     ax.grid(alpha=0.3, which="both")
+    fig.savefig(path, dpi=120)
+
+
+def curve_label(curve: dict, several_groups: bool) -> str:
+    return f"{curve['mode']}, num_envs={curve['num_envs']}" + (f", {curve['group']}" if several_groups else "")
+
+
+def plot_returns(curves: list[dict], x: str, path: Path, title: str) -> None:
+    """Return against `x` ("env_steps" or "wall_s"), a colour per configuration: each seed a thin
+    line, the IQM over seeds a thick one (where every seed has a value)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(9, 6), layout="constrained")
+    FigureCanvasAgg(fig)
+    ax = fig.subplots()
+    several = len({c["group"] for c in curves}) > 1
+    for i, c in enumerate(curves):
+        for s in c["seeds"]:
+            ax.plot(s[x], [float("nan") if r is None else r for r in s["return_mean"]],
+                    color=f"C{i}", lw=0.8, alpha=0.4)
+        n = len(c["seeds"])
+        ax.plot(c[x]["x"], c[x]["iqm"], color=f"C{i}", lw=2.5,
+                label=f"{curve_label(c, several)} (IQM of {n} seed{'s' * (n > 1)})")
+    for target in sorted({c["target_return"] for c in curves} - {None}):
+        ax.axhline(target, color="grey", ls="--", lw=1, label=f"target {target:g}")
+    ax.set_xlabel("env steps" if x == "env_steps" else "wall seconds from job start (setup and compilation included)")
+    ax.set_ylabel("episode return (unclipped; running mean of the last episodes)")
+    ax.set_title(title)
+    ax.legend(fontsize="small")
+    ax.grid(alpha=0.3)
     fig.savefig(path, dpi=120)
 
 

@@ -1,5 +1,9 @@
 """A collection as text and files: table.md, the chart arrays, and the out dir they go into.
 
+Learning runs add a Learning section to table.md, returns.csv (one row per configuration,
+full precision, the per-seed figures as JSON lists), returns.json (every seed's curve and
+the IQM curves) and two figures; a collection without learning runs has none of them.
+
 Figures are rounded only here (table.md, chart.json, chart.js); table.csv keeps full
 precision and the raw reps, so that a later collection can use it as a baseline. Writing
 replaces the summary files an earlier collection wrote into the out dir, by the
@@ -18,7 +22,8 @@ import pandas as pd
 
 from .. import results
 from .load import SINGLE_GROUP, CollectError, Collection
-from .plots import _matplotlib, plot_side_by_side, plot_throughput
+from .learning import ACCEPT_SEEDS, RESAMPLES
+from .plots import _matplotlib, curve_label, plot_returns, plot_side_by_side, plot_throughput
 from .tables import PHASE_COLUMNS, PROBES, _order, _ratio
 
 JS_NAMES = {"step": "stepRaw", "sendrecv": "recvRaw", "async": "asyncRaw",
@@ -27,6 +32,7 @@ MAX_LISTED = 20  # lines of a warning list in table.md; the rest is counted
 SUMMARY_FILES = ("table.csv", "table.md", "phases.csv")  # what a collection writes into its out dir
 CHART_FILES = ("chart.json", "chart.js", "throughput.png")  # ... and per group (in the out dir when one)
 SIDE_BY_SIDE_FILES = ("side_by_side.json", "side_by_side.js", "side_by_side.png")
+LEARNING_FILES = ("returns.csv", "returns.json", "returns_vs_env_steps.png", "returns_vs_wall_s.png")
 """With several groups (backends, runtimes, ...): every group's arrays in one chart and one plot."""
 FOOTER = ("env-steps/s; ± = 95% t half-width over {n} reps; (!) = CV > 10%; speedup = ratio of "
           "geometric means with a 95% Welch t-interval on log throughput; paired = per-round ratios "
@@ -92,6 +98,82 @@ def _phases_markdown(phases: pd.DataFrame) -> list[str]:
     return lines
 
 
+def _ret(x) -> str:
+    return "n/a" if pd.isna(x) else f"{x:.1f}"
+
+
+def _secs(x) -> str:
+    return "never" if pd.isna(x) or x == float("inf") else f"{x:.0f}" if x >= 100 else f"{x:.1f}"
+
+
+def _steps(x) -> str:
+    return "never" if pd.isna(x) or x == float("inf") else f"{x:.0f}"
+
+
+def _final_cell(r) -> str:
+    k = r.seeds_with_return
+    if k == 0:
+        return "no episode finished"
+    if k == 1:
+        return f"{_ret(r.final_iqm)} (1 seed: no interval)"
+    return f"{_ret(r.final_iqm)} [{_ret(r.final_lo)}, {_ret(r.final_hi)}]" + (f" ({k} seeds: wide)" if k <= 3 else "")
+
+
+def _to_target_cell(r, median: float, per_seed: str, show) -> str:
+    if pd.isna(r.target_return):
+        return "no target"
+    return f"{show(median)} ({', '.join(show(v) for v in json.loads(per_seed))})"
+
+
+def _learning_markdown(c: Collection) -> list[str]:
+    """The Learning section: per configuration, per seed, and pairs at equal env steps."""
+    if c.learning.empty:
+        return []
+    several = c.learning["group"].nunique() > 1
+    conf = lambda r: [r.group] if several else []  # noqa: E731
+    first = ["configuration"] if several else []
+    lines = ["**Learning** (returns of the learning runs; seeds pooled per configuration)", ""]
+    rows = [conf(r) + [r.mode, str(r.num_envs), str(r.seeds), _final_cell(r),
+                       "none" if pd.isna(r.target_return) else _ret(r.target_return),
+                       _to_target_cell(r, r.time_to_target_median, r.time_to_target_per_seed, _secs),
+                       _to_target_cell(r, r.env_steps_to_target_median, r.env_steps_to_target_per_seed, _steps),
+                       f"{r.env_steps_per_s:.0f}", f"{r.setup_s:.1f}"] for r in c.learning.itertuples()]
+    lines += _md_table(first + ["mode", "num_envs", "seeds", "final return: IQM [95% CI]", "target",
+                                "time to target s: median (per seed)", "env steps to target: median (per seed)",
+                                "env-steps/s", "setup s"], rows) + [""]
+    rows = [conf(r) + [r.mode, str(r.num_envs), str(r.seed),
+                       "n/a" if pd.isna(r.final_return_mean) else
+                       f"{_ret(r.final_return_mean)} ± {_ret(r.final_return_std)}",
+                       str(r.episodes), str(r.total_env_steps), _secs(r.time_to_target_s) if pd.notna(r.target_return)
+                       else "no target", _steps(r.env_steps_to_target) if pd.notna(r.target_return) else "no target",
+                       f"{r.env_steps_per_s:.0f}", f"{r.setup_s:.1f}", _secs(r.wall_s)] for r in c.seeds.itertuples()]
+    lines += ["*Per seed*", ""] + _md_table(
+        first + ["mode", "num_envs", "seed", "final return: mean ± std", "episodes", "env steps",
+                 "time to target s", "env steps to target", "env-steps/s", "setup s", "wall s"], rows) + [""]
+    for p in c.equal_steps:
+        few = "" if p["enough_seeds"] else f"; fewer than {ACCEPT_SEEDS} seeds a side: not the acceptance test"
+        where = f", {p['group']}" if several else ""
+        lines += [f"*{p['b']} vs {p['a']} at equal env steps* (num_envs={p['num_envs']}{where}; "
+                  f"{p['seeds_b']} and {p['seeds_a']} seeds{few})", ""]
+        rng = lambda i, lo, hi: "no return yet" if pd.isna(i) else f"{_ret(i)} [{_ret(lo)}, {_ret(hi)}]"  # noqa: E731
+        rows = [[f"{q.env_steps:.0f}", rng(q.iqm_a, q.min_a, q.max_a), rng(q.iqm_b, q.min_b, q.max_b),
+                 "n/a" if pd.isna(q.agree) else "yes" if q.agree else "no"] for q in p["points"].itertuples()]
+        lines += _md_table(["env steps", f"{p['a']}: IQM [min, max]", f"{p['b']}: IQM [min, max]", "agree"], rows)
+        lines += [""]
+    windows = ", ".join(str(w) for w in sorted(c.learning["window"].unique()))
+    lines += [f"return = undiscounted, unclipped episode return, each seed's mean over its last {windows} finished "
+              "episodes; IQM = interquartile mean over seeds (with 3 seeds or fewer, the plain mean), 95% percentile "
+              f"bootstrap interval ({RESAMPLES} resamples, fixed seed): with 2-3 seeds it is wide and unreliable, with "
+              "1 there is none; time to target = job wall seconds (setup and compilation included) at the first "
+              "update whose running mean over a full window reached the target, never = not reached (the median "
+              "counts it as infinitely late); env-steps/s = the learning loop's (setup excluded), mean over seeds "
+              "(the throughput table pools the same seeds); agree = at those env steps each IQM lies within the "
+              "other side's seed range (min-max)", ""]
+    if c.learning_warnings:
+        lines += ["*Learning warnings*", ""] + [f"- {w}" for w in _bounded(c.learning_warnings)] + [""]
+    return lines
+
+
 def _bounded(items: list[str], limit: int = MAX_LISTED) -> list[str]:
     """Lists that can grow with the pairs or rounds of a collection show a few, then a count."""
     return items if len(items) <= limit else items[:limit] + [f"... and {len(items) - limit} more"]
@@ -108,6 +190,7 @@ def render(c: Collection, baseline: Optional[Path]) -> str:
         ns = sorted(c.table["n"].unique())
         lines += [FOOTER.format(n=ns[0] if len(ns) == 1 else f"{ns[0]}-{ns[-1]}"), ""]
     lines += _phases_markdown(c.phases)
+    lines += _learning_markdown(c)
     job = lambda f: f"{f['path']} ({f['mode']}, num_envs={f['num_envs']}): {f['error']}"  # noqa: E731
     sections = [
         ("Paths not found", c.missing),
@@ -213,6 +296,8 @@ def write_summary(c: Collection, out: Path, plot: bool) -> None:
         _write_chart(side_by_side(c.table, charts), out / json_name, out / js_file)
         if can_plot:
             plot_side_by_side(c.table, out / png_name, "PPO loop throughput by configuration")
+    if not c.learning.empty:
+        _write_learning(c, out, can_plot)
     for g, ch in charts.items():
         where = out if len(groups) == 1 else out / slug(g)
         where.mkdir(exist_ok=True)
@@ -222,6 +307,33 @@ def write_summary(c: Collection, out: Path, plot: bool) -> None:
             title = f"PPO loop throughput: {m['game']}, {m['agent']} on {m['device']}" + (
                 "" if g == SINGLE_GROUP else f"\n{g}")
             plot_throughput(c.table[c.table["group"] == g], where / "throughput.png", title)
+
+
+def returns_chart(curves: list[dict]) -> dict:
+    """returns.json: per configuration each seed's curve and the IQM curves, rounded (returns and
+    seconds to 2 decimals, env steps to integers); null where there is no return yet."""
+    r2 = lambda v: [None if x is None or x != x else round(x, 2) for x in v]  # noqa: E731  (x != x: NaN)
+    several = len({c["group"] for c in curves}) > 1
+    return {"configurations": [
+        {"label": curve_label(c, several), "group": c["group"], "mode": c["mode"], "num_envs": c["num_envs"],
+         "target_return": c["target_return"],
+         "seeds": [{"seed": s["seed"], "path": s["path"], "env_steps": s["env_steps"], "wall_s": r2(s["wall_s"]),
+                    "return_mean": r2(s["return_mean"])} for s in c["seeds"]],
+         "iqm_vs_env_steps": {"env_steps": [round(x) for x in c["env_steps"]["x"]],
+                              "return": r2(c["env_steps"]["iqm"])},
+         "iqm_vs_wall_s": {"wall_s": r2(c["wall_s"]["x"]), "return": r2(c["wall_s"]["iqm"])}}
+        for c in curves],
+        "meta": {"return": "undiscounted, unclipped episode return; running mean over the last window of episodes",
+                 "iqm": "interquartile mean over seeds, where every seed has a value",
+                 "wall_s": "seconds from job start, setup and compilation included"}}
+
+
+def _write_learning(c: Collection, out: Path, can_plot: bool) -> None:
+    c.learning.to_csv(out / "returns.csv", index=False)
+    (out / "returns.json").write_text(json.dumps(returns_chart(c.curves), indent=2, default=_py) + "\n")
+    if can_plot:
+        plot_returns(c.curves, "env_steps", out / "returns_vs_env_steps.png", "Return against env steps")
+        plot_returns(c.curves, "wall_s", out / "returns_vs_wall_s.png", "Return against wall time")
 
 
 def _write_chart(ch: dict, json_path: Path, js_path: Path) -> None:
@@ -236,7 +348,7 @@ def remove_earlier(out: Path) -> None:
     profiled now, would survive as if current. Looks at `out` and the chart folders one level
     down; a folder goes only when removing the collector's files left it empty.
     """
-    for name in SUMMARY_FILES + CHART_FILES + SIDE_BY_SIDE_FILES:
+    for name in SUMMARY_FILES + CHART_FILES + SIDE_BY_SIDE_FILES + LEARNING_FILES:
         (out / name).unlink(missing_ok=True)
     for folder in [d for d in out.iterdir() if d.is_dir()]:
         own = [folder / n for n in CHART_FILES if (folder / n).is_file()]

@@ -48,6 +48,7 @@ def _summarise(jobs: pd.DataFrame) -> pd.DataFrame:
         rows.append({
             "group": group, "identity": first["identity"], "mode": mode, "mode_name": first["mode_name"],
             "groups": first["groups"], "num_envs": n, "backend": first["backend"], "runtime": first["runtime"],
+            "algo": first["algo"],
             "mean": s["mean"], "ci95": s["ci95"],
             "lo": s["lo"], "hi": s["hi"], "n": s["n"], "jobs": len(sub), "cv": s["cv"],
             "noisy": s["cv"] is not None and s["cv"] > NOISY_CV,

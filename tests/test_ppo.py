@@ -1,0 +1,302 @@
+"""agent.algo=ppo: each env's rows in time order whatever batch it came back in, the step results
+in the rows they belong to (reset steps masked), a policy that learns, and graphed = eager on CUDA.
+
+A scripted vector env stands in for ale-py where the right answer must be known: its frames
+say which env and which step of which episode they are, its rewards depend on the action,
+and it resets one step after an episode ends (next-step autoreset), in async batches of
+envs drawn at random, as ale-py's can come back in any order.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import torch
+from gymnasium.spaces import Box, Discrete
+
+from conftest import compose_config
+from test_agent import CPU, move_gaps, needs_cuda
+from test_runner import run_job
+from ppo_bench.agent import FRAME_SHAPE, make_agent
+from ppo_bench.drivers import SendRecvDriver, StepDriver
+from ppo_bench.envs import TorchEnvs
+from ppo_bench.rollout import RolloutIndex
+
+
+class ScriptedVectorEnv:
+    """ale-py's vector-env interface over scripted episodes of `length` steps.
+
+    Frame pixels [0, 0, 0..2] hold env id, step within the episode and episode
+    number. Action a earns reward `rewards[a]` (unclipped); the step that ends an
+    episode reports terminated, and the next step is a reset step (reward 0,
+    flags False, the new episode's first frame). With batch_size < num_envs,
+    reset returns the first batch and recv returns the `batch_size` envs that
+    have waited longest (an action sent, or a reset frame not yet delivered),
+    in random order, except that half the time the last of them swaps with the
+    next in line: as with ale-py's threads, batches mix and envs lag a step,
+    but every env comes back once a cycle.
+    """
+
+    def __init__(self, num_envs: int, batch_size: int, length: int = 5, rewards=(-3, 2), seed: int = 0):
+        self.num_envs, self.batch_size, self.length = num_envs, batch_size, length
+        self.rewards = np.asarray(rewards)
+        self.single_observation_space = Box(0, 255, FRAME_SHAPE, np.uint8)
+        self.single_action_space = Discrete(len(rewards))
+        self.rng = np.random.default_rng(seed)
+        self.t = np.zeros(num_envs, dtype=np.int64)
+        self.episode = np.zeros(num_envs, dtype=np.int64)
+        self.ended = np.zeros(num_envs, dtype=bool)
+        self.waiting: dict[int, int | None] = {}  # env -> action sent (None: reset frame not delivered)
+        self.last_ids = None
+
+    def _obs(self, ids):
+        obs = np.zeros((len(ids), *FRAME_SHAPE), dtype=np.uint8)
+        obs[:, 0, 0, 0], obs[:, 0, 0, 1], obs[:, 0, 0, 2] = ids, self.t[ids], self.episode[ids]
+        return obs
+
+    def reset(self, seed=None):
+        ids = np.arange(self.batch_size)
+        self.waiting = {e: None for e in range(self.batch_size, self.num_envs)}
+        self.last_ids = ids
+        return self._obs(ids), {"env_id": ids.astype(np.int32)}
+
+    def send(self, actions):
+        for e, a in zip(self.last_ids, actions):
+            self.waiting[int(e)] = int(a)
+
+    def recv(self):
+        queue, b = list(self.waiting), self.batch_size  # dicts keep the order actions were sent in
+        if len(queue) > b and self.rng.random() < 0.5:
+            queue[b - 1], queue[b] = queue[b], queue[b - 1]
+        ids = self.rng.permutation(queue[:b])
+        rew = np.zeros(len(ids), dtype=np.int32)
+        term = np.zeros(len(ids), dtype=bool)
+        for j, e in enumerate(ids):
+            action = self.waiting.pop(int(e))
+            if action is None:  # a reset frame that reset() did not return
+                continue
+            if self.ended[e]:  # reset step
+                self.ended[e], self.t[e] = False, 0
+                self.episode[e] += 1
+                continue
+            rew[j] = self.rewards[action]
+            self.t[e] += 1
+            if self.t[e] == self.length:
+                term[j] = self.ended[e] = True
+        self.last_ids = ids
+        return self._obs(ids), rew, term, np.zeros(len(ids), dtype=bool), {"env_id": ids.astype(np.int32)}
+
+    def step(self, actions):
+        self.send(actions)
+        return self.recv()
+
+    def close(self):
+        pass
+
+
+def ppo_cfg(**kw):
+    kw = {"runtime": "eager", "algo": "ppo", "num_steps": 8, "num_minibatches": 2, **kw}
+    return compose_config(*[f"agent.{k}={v}" for k, v in kw.items()]).agent
+
+
+def scripted_driver(num_envs: int, groups: int, cfg, seed: int = 0, **env_kw):
+    envs = ScriptedVectorEnv(num_envs, num_envs // groups, seed=seed, **env_kw)
+    agent = make_agent(cfg, len(envs.rewards), num_envs, CPU, num_envs // groups)
+    adapter = TorchEnvs(envs, CPU)
+    if groups == 1 and seed % 2 == 0:
+        return StepDriver(adapter, agent, seed)
+    return SendRecvDriver(adapter, agent, seed, groups)
+
+
+def fill_rollout(driver) -> int:
+    """Step until the first update is due; return the loop steps taken."""
+    s = 0
+    while not driver.agent.update_due(s):
+        driver.step(s)
+        s += 1
+    return s
+
+
+# --- the host index ---------------------------------------------------------------------------
+
+def test_rollout_index_rows_due_and_the_ring():
+    index = RolloutIndex(num_steps=3, num_envs=2)
+    assert index.result_rows(np.array([0, 1])).tolist() == [index.trash] * 2  # nothing acted yet
+    assert index.act_rows(np.array([1])).tolist() == [1]  # row 0 of env 1
+    assert index.act_rows(np.array([1, 0])).tolist() == [1 * 2 + 1, 0]
+    assert index.result_rows(np.array([0, 1])).tolist() == [0, 3]  # each env's last acted row
+    for _ in range(2):
+        index.act_rows(np.array([0, 1]))
+    assert not index.due()  # env 1 has acted rows 0..3, env 0 only 0..2: its row 2 has no result yet
+    index.act_rows(np.array([0]))
+    assert index.due() and index.half == 0
+    index.advance()
+    assert index.half == 1 and not index.due()
+
+
+def test_an_env_a_whole_rollout_ahead_is_an_error_not_an_overwrite():
+    index = RolloutIndex(num_steps=2, num_envs=2)
+    for _ in range(4):  # env 1 never comes back: env 0 fills both halves of the ring
+        index.act_rows(np.array([0]))
+    with pytest.raises(RuntimeError, match="env 0 ran 2 steps ahead of env 1"):
+        index.act_rows(np.array([0]))
+
+
+# --- the rows a rollout holds -----------------------------------------------------------------
+
+@pytest.mark.parametrize("groups, seed", [(1, 0), (1, 1), (2, 2), (4, 3)],
+                         ids=["step", "sendrecv", "async-2", "async-4"])
+def test_each_env_s_rows_are_its_steps_in_time_order_with_their_results(groups, seed):
+    torch.manual_seed(seed)
+    driver = scripted_driver(8, groups, ppo_cfg(), seed=seed)
+    agent, n = driver.agent, 8
+    steps = agent.cfg.num_steps
+    fill_rollout(driver)
+    obs = agent.obs_buf[:-1].view(2 * steps, n, *FRAME_SHAPE)[:steps + 1, :, 0, 0, :3].numpy().astype(int)
+    act = agent.act_buf[:-1].view(2 * steps, n)[:steps].numpy()
+    rew, done, valid = (b[:-1].view(2 * steps, n)[:steps].numpy() for b in
+                        (agent.rew_buf, agent.done_buf, agent.valid_buf))
+    for e in range(n):
+        ids, t, episode = obs[:, e, 0], obs[:, e, 1], obs[:, e, 2]
+        assert (ids == e).all(), f"env {e}'s column holds frames of envs {set(ids.tolist())}"
+        for k in range(steps):  # row k+1 follows row k in env e's own time
+            ended = t[k] == 5
+            if ended:  # the episode's final frame: the step from it was a reset step
+                assert (t[k + 1], episode[k + 1]) == (0, episode[k] + 1)
+                assert (rew[k, e], done[k, e], valid[k, e]) == (0, 0, 0)
+            else:
+                assert (t[k + 1], episode[k + 1]) == (t[k] + 1, episode[k])
+                assert rew[k, e] == np.sign([-3, 2][act[k, e]])  # clipped for training
+                assert done[k, e] == (t[k + 1] == 5) and valid[k, e] == 1
+    assert all(e.ret in (-15, -10, -5, 0, 5, 10) and e.length == 5 for e in agent.tracker.finished)
+
+
+def test_the_update_trains_on_the_rollout_and_the_next_rollout_starts_where_envs_are():
+    torch.manual_seed(0)
+    driver = scripted_driver(4, 2, ppo_cfg(), seed=5)
+    agent = driver.agent
+    s = fill_rollout(driver)
+    before = [p.detach().clone() for p in agent.net.parameters()]
+    agent.update()
+    assert all(not torch.equal(a, b) for a, b in zip(agent.net.parameters(), before))
+    assert agent.index.half == 1 and agent.updates == 1
+    while not agent.update_due(s):
+        driver.step(s)
+        s += 1
+    agent.update()  # the second rollout lies in the ring's other half, the third back in the first
+    assert agent.index.half == 0 and agent.updates == 2 and agent.tracker.num_episodes > 0
+
+
+def test_an_update_before_every_env_is_complete_is_refused():
+    driver = scripted_driver(4, 1, ppo_cfg())
+    driver.step(0)
+    with pytest.raises(RuntimeError, match="before every env's rollout is complete"):
+        driver.agent.update()
+
+
+def test_ppo_learns_the_action_that_pays():
+    """Action 1 pays +2, action 0 costs 3: after some updates the policy takes action 1 nearly always.
+
+    In one batch (sendrecv): the scripted env's async batches are jitterier than
+    ale-py's, and over many rollouts they let an env run a rollout ahead (an error,
+    tested above); async learning is compared with step on Pong on the GPU.
+    """
+    torch.manual_seed(0)
+    driver = scripted_driver(8, 1, ppo_cfg(learning_rate=1e-3, num_steps=16), seed=1, length=8)
+    agent, s = driver.agent, 0
+    first = None
+    while agent.updates < 15:
+        driver.step(s)
+        s += 1
+        if agent.update_due(s):
+            taken = agent.act_buf[:-1].view(32, 8)[agent.index.half * 16:][:16].float().mean().item()
+            first = taken if first is None else first
+            agent.update()
+    late = agent.tracker.returns()[-8:]
+    assert 0.3 < first < 0.7, f"the first rollout should act at random: {first}"
+    assert taken > 0.9 and late.mean() > 10, f"action 1 taken {taken:.2f} of steps; last returns {late}"
+
+
+# --- a learning run ---------------------------------------------------------------------------
+
+def test_a_learning_run_writes_its_curve(tmp_path):
+    record = run_job(tmp_path, "schedule=learn", "agent.algo=ppo", "schedule.total_env_steps=100",
+                     "schedule.target_return=-21", "mode=async", "env.num_envs=4", "mode.groups=2",
+                     "agent.num_steps=8", "agent.num_minibatches=2", "agent.update_epochs=1")
+    assert record["status"] == "ok" and record["algo"] == "ppo", record["error"]
+    learning = record["learning"]
+    curve = learning["curve"]
+    assert learning["total_env_steps"] >= 100 and learning["total_env_steps"] == record["env_steps"]["total"]
+    assert len(curve["env_steps"]) == learning["updates"] >= 2
+    assert curve["env_steps"] == sorted(curve["env_steps"]) and curve["env_steps"][-1] <= learning["total_env_steps"]
+    assert all(e == 0 and m is None for e, m in zip(curve["episodes"], curve["return_mean"]))  # pong: ~800 steps
+    assert learning["time_to_target_s"] is None and learning["final_return_mean"] is None
+    assert 0 < learning["setup_s"] < learning["wall_s"]
+    assert record["throughput"]["reps"] == [pytest.approx(learning["env_steps_per_s"])]
+    assert json.loads((tmp_path / "result.json").read_text())["learning"] == learning
+
+
+# --- graphed against eager, on CUDA -----------------------------------------------------------
+
+def ppo_twins(name: str, n: int = 4):
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    cuda = torch.device("cuda")
+    cfg = ppo_cfg(name=name)
+    agents = [make_agent(cfg, 6, n, cuda, n) for _ in range(2)]
+    graphed = make_agent(ppo_cfg(name=name, runtime="graphed"), 6, n, cuda, n)
+    for agent in agents[1:] + [graphed]:
+        agent.net.load_state_dict(agents[0].net.state_dict())
+    return agents[0], agents[1], graphed
+
+
+@needs_cuda
+@pytest.mark.parametrize("name", ["nature_cnn", "impala_cnn"])
+def test_graphed_ppo_acts_stores_and_updates_as_eager_does(name):
+    """Same frames and results: same values and log-probs of the sampled actions in the same rows, the
+    same step results stored; then from the same rollout and order, the same parameter moves."""
+    eager, again, graphed = ppo_twins(name)
+    n, steps = 4, eager.cfg.num_steps
+    gen = np.random.default_rng(0)
+    for agent in (eager, again, graphed):
+        agent.start(np.arange(n))
+    for s in range(steps + 1):
+        obs = gen.integers(0, 256, (n, *FRAME_SHAPE), dtype=np.uint8)
+        ids = gen.permutation(n)
+        if s:
+            results = (gen.integers(-2, 3, n), np.zeros(n, dtype=bool), np.zeros(n, dtype=bool))
+            for agent in (eager, again, graphed):
+                agent.observe(ids, *results)
+        for agent in (eager, again):
+            a, _ = agent.act(torch.from_numpy(obs).cuda(), s, ids)
+            agent.actions_to_host(a)
+        a, _ = graphed.act(graphed.uploader(obs), s, ids)
+        graphed.actions_to_host(a)
+    assert torch.equal(graphed.obs_buf, eager.obs_buf)
+    for name_ in ("rew_buf", "done_buf", "valid_buf"):
+        assert torch.equal(getattr(graphed, name_), getattr(eager, name_)), name_
+    torch.testing.assert_close(graphed.val_buf, eager.val_buf, rtol=1e-4, atol=1e-5)
+    with torch.no_grad():  # the graphed log-probs are those of the actions it sampled
+        logits, _ = eager.net(graphed.obs_buf[:-1])
+        logp = torch.log_softmax(logits, -1).gather(-1, graphed.act_buf[:-1, None]).squeeze(-1)
+    written = graphed.obs_buf[:-1].flatten(1).any(-1)  # random frames are never all zero
+    torch.testing.assert_close(graphed.logp_buf[:-1][written], logp[written], rtol=1e-4, atol=1e-5)
+    for agent in (again, graphed):  # one rollout for all three: the update is what is compared
+        for buf in ("act_buf", "logp_buf", "val_buf"):
+            getattr(agent, buf).copy_(getattr(eager, buf))
+    assert eager.update_due(0) and graphed.update_due(0)
+    for _ in range(2):  # the first update captures, the second replays (on the ring's other half)
+        before = [p.detach().clone() for p in eager.net.parameters()]
+        order = eager.new_order()
+        for agent in (eager, again, graphed):
+            agent.index.acted[:] = agent.index.base + steps + 1
+            agent.update(order)
+        noise, gaps = move_gaps(before, eager, again), move_gaps(before, eager, graphed)
+        for i, (gap, own) in enumerate(zip(gaps, noise)):
+            assert gap <= 2 * own + 0.01, f"tensor {i}: graphed off by {gap:.3g} of the move, eager by {own:.3g}"
+        with torch.no_grad():
+            for agent in (graphed, again):
+                for p, p_e in zip(agent.net.parameters(), eager.net.parameters()):
+                    p.copy_(p_e)
