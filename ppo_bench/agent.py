@@ -165,10 +165,10 @@ class Agent:
         self.ppo = agent_cfg.algo == "ppo"
         self.net = ActorCritic(agent_cfg.name, num_actions, ppo_init=self.ppo).to(device)
         graphed = self.runtime == "graphed"
-        # A tensor step size lets the graphed update read an annealed value on every replay.
-        lr = torch.tensor(agent_cfg.learning_rate, device=device) if graphed else agent_cfg.learning_rate
-        self.opt = torch.optim.Adam(self.net.parameters(), lr=lr, eps=1e-5 if self.ppo else 1e-8,
-                                    capturable=graphed)
+        # A tensor step size lets the graphed ppo update read an annealed value on every replay.
+        lr = agent_cfg.learning_rate
+        self.opt = torch.optim.Adam(self.net.parameters(), lr=torch.tensor(lr, device=device) if graphed and self.ppo
+                                    else lr, eps=1e-5 if self.ppo else 1e-8, capturable=graphed)
         self._forward = self.net
         self.updates = 0
         self.total_updates = total_updates  # ppo with anneal_lr: the step size reaches 0 after these
