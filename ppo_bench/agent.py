@@ -191,7 +191,7 @@ class Agent:
     def _init_ppo(self, steps: int, n: int, device: torch.device) -> None:
         """PPO's rollout (flat rows of a 2 x num_steps ring per env, plus a trash row), its host
         bookkeeping, and the staging through which rows and step results reach the device."""
-        self.index = RolloutIndex(steps, n)
+        self.index = RolloutIndex(steps, n, batches=n // self.batch_size)
         self.tracker = EpisodeTracker(n)
         rows = self.index.trash + 1
         self.obs_buf = torch.zeros((rows, *FRAME_SHAPE), dtype=torch.uint8, device=device)
@@ -205,8 +205,10 @@ class Agent:
         self._rows_np, self._results_np = self._rows_host.numpy(), self._results_host.numpy()
         self._rows = torch.zeros((2, b), dtype=torch.int64, device=device)
         self._results = torch.zeros((3, b), dtype=torch.float32, device=device)
-        self._half = torch.zeros((), dtype=torch.int64, device=device)
-        self._steps = torch.arange(steps, device=device)
+        # [start row in the ring, length] of each env's rollout, set before each update
+        self._span_host = torch.zeros((2, n), dtype=torch.int64, pin_memory=self._cuda)
+        self._span = torch.zeros((2, n), dtype=torch.int64, device=device)
+        self._window = torch.arange(self.index.ring - 1, device=device)
         self._envs = torch.arange(n, device=device)
         self._all = np.arange(b)
 
@@ -306,7 +308,7 @@ class Agent:
         """After loop step `loop_step` (counted from 0 in each repetition): is an update due?
 
         reference: every num_steps loop steps, as the reference does. ppo: when
-        every env's rollout is complete (async batches may take longer).
+        the envs' rollouts hold num_steps x num_envs transitions (see rollout).
         """
         if self.ppo:
             return self.index.due()
@@ -325,12 +327,14 @@ class Agent:
         self._finish_update()
 
     def _prepare_update(self) -> None:
-        """ppo: which ring half to train on, and the annealed step size (set before the launch)."""
+        """ppo: each env's rollout rows, and the annealed step size (set before the launch)."""
         if not self.ppo:
             return
         if not self.index.due():
-            raise RuntimeError("ppo update before every env's rollout is complete (see update_due)")
-        self._half.fill_(self.index.half)
+            raise RuntimeError("ppo update before the rollouts are complete (see update_due)")
+        span = self._span_host.numpy()
+        span[0], span[1] = self.index.base % self.index.ring, self.index.lengths
+        self._span.copy_(self._span_host, non_blocking=True)
         if self.cfg.anneal_lr and self.total_updates:
             lr = self.cfg.learning_rate * max(0.0, 1.0 - self.updates / self.total_updates)
             group = self.opt.param_groups[0]
@@ -364,23 +368,30 @@ class Agent:
                 self.opt.step()
 
     def _ppo_update(self, order: torch.Tensor) -> None:
-        """GAE over the rollout's ring half, then epochs x minibatches of the clipped PPO loss.
+        """GAE along each env's own rows, then epochs x minibatches of the clipped PPO loss.
 
-        Rows are selected on the device (`_half`), so the graphed runtime replays
-        this whatever half is due. Invalid rows (reset steps) weigh 0 in every mean.
+        Every env's rollout is read through a window of ring - 1 rows from its
+        start (`_span`, on the device, so the graphed runtime replays this
+        whatever the rows): positions past its length are masked, and the row
+        after its last transition holds its bootstrap value. num_steps x
+        num_envs samples are drawn from the valid ones in random order (in step
+        and sendrecv that is all of them); invalid rows (reset steps, or too few
+        transitions) weigh 0 in every mean.
         """
-        cfg, n = self.cfg, self.num_envs
-        first = self._half * cfg.num_steps
-        rows = ((first + self._steps).unsqueeze(1) * n + self._envs).reshape(-1)  # [T*N], step-major
-        bootstrap = (cfg.num_steps - first) * n + self._envs  # the other half's first row
-        shape = (cfg.num_steps, n)
-        valid = self.valid_buf[rows]
-        advantages, returns = gae(self.rew_buf[rows].view(shape), self.val_buf[rows].view(shape),
-                                  self.done_buf[rows].view(shape), valid.view(shape),
+        cfg, n, ring = self.cfg, self.num_envs, self.index.ring
+        start, length = self._span[0], self._span[1]
+        window = self._window.unsqueeze(1)
+        rows = ((start + window) % ring) * n + self._envs  # [ring - 1, N], each env's own time order
+        valid = self.valid_buf[rows] * (window < length).float()
+        bootstrap = ((start + length) % ring) * n + self._envs  # used only where a rollout fills the window
+        advantages, returns = gae(self.rew_buf[rows], self.val_buf[rows], self.done_buf[rows], valid,
                                   self.val_buf[bootstrap], cfg.gamma, cfg.gae_lambda)
-        advantages, returns = advantages.reshape(-1), returns.reshape(-1)
+        valid = valid.reshape(-1)
+        chosen = (torch.rand_like(valid) + 2 * (1 - valid)).argsort()[:self.index.samples]  # valid first
+        rows, valid = rows.reshape(-1)[chosen], valid[chosen]
+        advantages, returns = advantages.reshape(-1)[chosen], returns.reshape(-1)[chosen]
         old_logp, old_values = self.logp_buf[rows], self.val_buf[rows]
-        size = cfg.num_steps * n // cfg.num_minibatches
+        size = self.index.samples // cfg.num_minibatches
         for epoch in range(cfg.update_epochs):
             for idx in order[epoch].split(size):
                 sample = rows[idx]
@@ -450,7 +461,7 @@ class GraphedAgent(Agent):
     and Adam's state are put back afterwards and the first replay starts from
     the state a fresh eager agent would have. With algo=ppo the act graph is
     eager's `_ppo_act` behind the copies of its staged rows and results, and
-    the update graph is `_ppo_update` (the ring half and the step size are
+    the update graph is `_ppo_update` (the rollouts' rows and the step size are
     device tensors set before each replay).
     """
 

@@ -2,12 +2,13 @@
 # Issue 12 on the H200, from the checkout root with the device wheels installed:
 #   bash docs/results/2026-11-30-h200/learn.sh tests /tmp/learn   # CUDA tests of graphed PPO
 #   bash docs/results/2026-11-30-h200/learn.sh solo  /tmp/learn   # one learning run alone on the machine
-#   bash docs/results/2026-11-30-h200/learn.sh seeds /tmp/learn   # 3 seeds x step, async side by side (curves, not timings)
+#   bash docs/results/2026-11-30-h200/learn.sh seeds /tmp/learn [MODES] [ENV_STEPS] [TIMEOUT_S]
+#       3 seeds x MODES ("step async") side by side: curves against env steps, not timings
 set -u
 phase=$1 out=$2
 mkdir -p "$out"
 if [ "$phase" = tests ]; then
-  timeout 180 python -m pytest -q -p no:cacheprovider tests/test_ppo.py tests/test_agent.py -k graphed 2>&1 \
+  timeout "${3:-180}" python -m pytest -q -p no:cacheprovider tests/test_ppo.py tests/test_agent.py -k graphed 2>&1 \
     | tail -60 > "$out/cuda_tests_ppo.log"; tail -5 "$out/cuda_tests_ppo.log"
 fi
 if [ "$phase" = solo ]; then
@@ -16,13 +17,13 @@ if [ "$phase" = solo ]; then
 fi
 if [ "$phase" = seeds ]; then
   # CleanRL's tuned envpool Pong settings exactly (16 envs, 8 minibatches); six jobs share 16 cores.
-  for mode in step async; do
+  for mode in ${3:-step async}; do
     for seed in 1 2 3; do
-      timeout 280 python run.py +preset=learn mode=$mode seed=$seed env.num_envs=16 agent.num_minibatches=8 \
-        schedule.total_env_steps=700000 hydra.run.dir="$out/seeds/${mode}_seed$seed" \
+      timeout "${5:-280}" python run.py +preset=learn mode=$mode seed=$seed env.num_envs=16 agent.num_minibatches=8 \
+        schedule.total_env_steps="${4:-700000}" hydra.run.dir="$out/seeds/${mode}_seed$seed" \
         > "$out/seeds_${mode}_${seed}.log" 2>&1 &
     done
   done
   wait
-  tail -3 "$out"/seeds_*.log
+  for f in "$out"/seeds_*.log; do tail -n 2 "$f"; done
 fi
