@@ -374,9 +374,9 @@ class Agent:
         start (`_span`, on the device, so the graphed runtime replays this
         whatever the rows): positions past its length are masked, and the row
         after its last transition holds its bootstrap value. num_steps x
-        num_envs samples are drawn from the valid ones in random order (in step
-        and sendrecv that is all of them); invalid rows (reset steps, or too few
-        transitions) weigh 0 in every mean.
+        num_envs samples are taken, valid ones first (in step and sendrecv that
+        is all of them; the minibatch order then shuffles them); invalid rows
+        (reset steps, or too few transitions) weigh 0 in every mean.
         """
         cfg, n, ring = self.cfg, self.num_envs, self.index.ring
         start, length = self._span[0], self._span[1]
@@ -387,7 +387,9 @@ class Agent:
         advantages, returns = gae(self.rew_buf[rows], self.val_buf[rows], self.done_buf[rows], valid,
                                   self.val_buf[bootstrap], cfg.gamma, cfg.gae_lambda)
         valid = valid.reshape(-1)
-        chosen = (torch.rand_like(valid) + 2 * (1 - valid)).argsort()[:self.index.samples]  # valid first
+        # valid samples first, in time order: an excess (async batches overshoot by less than a
+        # batch) is dropped from the rollouts' ends; a shortfall is made up of rows that weigh 0
+        chosen = (1 - valid).argsort(stable=True)[:self.index.samples]
         rows, valid = rows.reshape(-1)[chosen], valid[chosen]
         advantages, returns = advantages.reshape(-1)[chosen], returns.reshape(-1)[chosen]
         old_logp, old_values = self.logp_buf[rows], self.val_buf[rows]
