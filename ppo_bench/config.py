@@ -100,6 +100,9 @@ class ScheduleConfig:
     """Learning runs: the result says when the running mean return first reached this."""
     return_window: int = 20
     """Learning runs: finished episodes in the running mean return; >= 1."""
+    max_seconds: Optional[float] = None
+    """Learning runs: stop at this much wall time from the job's start (set-up included), at
+    the update in progress, whatever the env steps; null: no limit. > 0."""
 
 
 @dataclass
@@ -205,6 +208,12 @@ def validate(cfg: Any) -> None:
         if cfg.agent.algo != "ppo":
             raise ValueError(f"schedule.total_env_steps={cfg.schedule.total_env_steps}: a learning run "
                              f"needs agent.algo=ppo (agent.algo={cfg.agent.algo} does not learn)")
+    if cfg.schedule.max_seconds is not None:
+        if not cfg.schedule.max_seconds > 0:
+            raise ValueError(f"schedule.max_seconds={cfg.schedule.max_seconds}: must be > 0")
+        if not learning:
+            raise ValueError(f"schedule.max_seconds={cfg.schedule.max_seconds}: only a learning run "
+                             "(schedule.total_env_steps) stops on time; timed repetitions have a fixed length")
     _at_least("mode.groups", cfg.mode.groups, 1)
     _at_least("seed", cfg.seed, 0)
     _at_least("round", cfg.round, 0)

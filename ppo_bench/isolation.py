@@ -127,7 +127,9 @@ class Progress:
 
 class ChildJob:
     """`fn(*args, progress)` in a child process; what it sent stays readable after `run`, also when
-    `run` raised (Ctrl-C, SIGTERM): `provenance`, `result`, or `error` (one line) and `traceback`."""
+    `run` raised (Ctrl-C, SIGTERM): `provenance`, `result`, or `error` (one line) and `traceback`,
+    and `partial`: items the child sent as it went (`progress.send("partial", name, item)`, e.g.
+    a learning curve's points), kept whatever becomes of the job."""
 
     def __init__(self, fn: Callable, *args: Any):
         self.fn, self.args = fn, args
@@ -135,6 +137,7 @@ class ChildJob:
         self.result: Any = None
         self.error: Optional[str] = None
         self.traceback: Optional[str] = None
+        self.partial: dict[str, list] = {}
 
     def run(self, stall_timeout_s: float, where: Callable[[str, int], str]) -> None:
         """Start the child and wait for it; `where(stage, loop_steps)` words a stall's place."""
@@ -200,6 +203,8 @@ class ChildJob:
             logging.getLogger(payload[0].name).handle(payload[0])
         elif kind == "provenance":
             self.provenance = payload[0]
+        elif kind == "partial":
+            self.partial.setdefault(payload[0], []).append(payload[1])
         elif kind == "ok":
             self.result = payload[0]
             return True

@@ -127,11 +127,14 @@ class Learning:
     measure_started: float = 0.0
     measure_finished: float = 0.0
     curve: dict = field(default_factory=lambda: {k: [] for k in CURVE_KEYS})
+    stopped_by: str = "total_env_steps"
+    """What ended the run: total_env_steps, or max_seconds."""
 
 
 def learn(driver: Any, total_env_steps: int, window: int, started: float, sync: Callable[[], None],
-          on_point: Callable[[dict], None]) -> Learning:
-    """Run the loop until the envs took `total_env_steps` steps, updating whenever one is due.
+          on_point: Callable[[dict], None], max_seconds: Optional[float] = None) -> Learning:
+    """Run the loop until the envs took `total_env_steps` steps (or, with `max_seconds`, until that
+    much time has passed since `started`), updating whenever one is due.
 
     After each update a curve point: env steps so far, wall seconds since
     `started` (the job's start, so set-up and compile count), finished
@@ -145,7 +148,11 @@ def learn(driver: Any, total_env_steps: int, window: int, started: float, sync: 
     out.measure_started = time.time()
     t = time.perf_counter()
     s = 0
+    deadline = float("inf") if max_seconds is None else started + max_seconds
     while int(driver.env_steps.sum()) < total_env_steps:
+        if time.time() >= deadline:
+            out.stopped_by = "max_seconds"
+            break
         driver.step(s % num_steps)
         if agent.update_due(s):
             agent.update()

@@ -39,7 +39,7 @@ from .drivers import make_driver
 from .envs import num_threads
 from .isolation import ChildJob, Progress, one_line, signals_deferred, sigterm_raises
 from .keys import unknown_key_message, unknown_keys
-from .measure import learn, measure, synchronizer
+from .measure import CURVE_KEYS, learn, measure, synchronizer
 from .phases import describe
 
 log = logging.getLogger(__name__)
@@ -193,6 +193,9 @@ def run(cfg: DictConfig, output_dir: Optional[Path] = None) -> dict:
         # A record the child did not describe (a refusal) gets the parent's provenance without
         # the GPU probe, which would initialise CUDA here (see isolation): cuda and gpu read null.
         record["provenance"] = (child and child.provenance) or results.provenance(gpu=False)
+        curve = child.partial.get("curve") if child is not None and record["status"] != "ok" else None
+        if curve:  # a learning run that did not finish keeps the curve it had
+            record["learning_so_far"] = {"curve": {k: [p[k] for p in curve] for k in CURVE_KEYS}}
         busy = _busy_machine(record)
         if busy:
             record["warnings"].append(busy)
@@ -368,6 +371,7 @@ def _learn(cfg: DictConfig, driver: Any, device: torch.device, started: float, s
     last_log = [time.time()]
 
     def on_point(point: dict) -> None:
+        progress.send("partial", "curve", point)  # the parent keeps the curve should the job fail
         now = time.time()
         if now - last_log[0] < 10:
             return
@@ -379,7 +383,8 @@ def _learn(cfg: DictConfig, driver: Any, device: torch.device, started: float, s
     progress.enter("loop")
     before = results.machine_state()
     try:
-        run = learn(driver, sched.total_env_steps, sched.return_window, started, synchronizer(device), on_point)
+        run = learn(driver, sched.total_env_steps, sched.return_window, started, synchronizer(device), on_point,
+                    sched.max_seconds)
     finally:
         after = results.machine_state()
         progress.enter("closing")
@@ -408,6 +413,7 @@ def _learn(cfg: DictConfig, driver: Any, device: torch.device, started: float, s
         "machine": {"before": before, "after": after},
         "learning": {
             "total_env_steps": run.env_steps,
+            "stopped_by": run.stopped_by,
             "target_return": sched.target_return,
             "window": sched.return_window,
             "setup_s": run.measure_started - started,

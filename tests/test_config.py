@@ -64,7 +64,7 @@ def test_the_learn_preset_is_a_ppo_learning_run():
     assert (a.algo, a.runtime, a.num_steps, a.update_epochs, a.num_minibatches, a.clip_coef) == (
         "ppo", "graphed", 128, 3, 16, 0.2)
     assert (cfg.mode.name, cfg.mode.groups, cfg.env.num_envs) == ("async", 2, 32)
-    assert (s.reps, s.total_env_steps, s.target_return, s.return_window) == (1, 4_000_000, 18, 20)
+    assert (s.reps, s.total_env_steps, s.target_return, s.return_window, s.max_seconds) == (1, 4_000_000, 18, 20, 240)
     validate(compose_config("+preset=learn", "agent.runtime=eager", "device=cpu", tiny=False))
     step = compose_config("+preset=learn", "mode=step", "agent.runtime=eager", "device=cpu", tiny=False)
     assert (step.mode.name, step.mode.groups) == ("step", 1)
@@ -81,6 +81,9 @@ def test_the_learn_preset_is_a_ppo_learning_run():
     (["agent.clip_coef=0"], "agent.clip_coef=0.0: must be > 0"),
     (["agent.ent_coef=-1"], "agent.ent_coef=-1.0: must be >= 0"),
     (["schedule.return_window=0"], "schedule.return_window=0: must be >= 1"),
+    (["schedule.max_seconds=60"], "schedule.max_seconds=60.0: only a learning run (schedule.total_env_steps) "
+                                  "stops on time; timed repetitions have a fixed length"),
+    (["agent.algo=ppo", "schedule=learn", "schedule.max_seconds=0"], "schedule.max_seconds=0.0: must be > 0"),
 ])
 def test_ppo_and_learning_values_are_refused_naming_the_key(overrides, message):
     with pytest.raises(ValueError) as e:

@@ -19,9 +19,11 @@ from gymnasium.spaces import Box, Discrete
 from conftest import compose_config
 from test_agent import CPU, move_gaps, needs_cuda
 from test_runner import run_job
+from ppo_bench import runner
 from ppo_bench.agent import FRAME_SHAPE, make_agent
 from ppo_bench.drivers import SendRecvDriver, StepDriver
 from ppo_bench.envs import TorchEnvs
+from ppo_bench.results import read_result
 from ppo_bench.rollout import RolloutIndex
 
 
@@ -242,13 +244,12 @@ def test_ppo_learns_the_action_that_pays():
 # --- a learning run ---------------------------------------------------------------------------
 
 def test_a_learning_run_writes_its_curve(tmp_path):
-    record = run_job(tmp_path, "schedule=learn", "agent.algo=ppo", "schedule.total_env_steps=100",
-                     "schedule.target_return=-21", "mode=async", "env.num_envs=4", "mode.groups=2",
-                     "agent.num_steps=8", "agent.num_minibatches=2", "agent.update_epochs=1")
+    record = run_job(tmp_path, *LEARN, "schedule.total_env_steps=100", "schedule.target_return=-21")
     assert record["status"] == "ok" and record["algo"] == "ppo", record["error"]
     learning = record["learning"]
     curve = learning["curve"]
     assert learning["total_env_steps"] >= 100 and learning["total_env_steps"] == record["env_steps"]["total"]
+    assert learning["stopped_by"] == "total_env_steps"
     assert len(curve["env_steps"]) == learning["updates"] >= 2
     assert curve["env_steps"] == sorted(curve["env_steps"]) and curve["env_steps"][-1] <= learning["total_env_steps"]
     assert all(e == 0 and m is None for e, m in zip(curve["episodes"], curve["return_mean"]))  # pong: ~800 steps
@@ -256,6 +257,44 @@ def test_a_learning_run_writes_its_curve(tmp_path):
     assert 0 < learning["setup_s"] < learning["wall_s"]
     assert record["throughput"]["reps"] == [pytest.approx(learning["env_steps_per_s"])]
     assert json.loads((tmp_path / "result.json").read_text())["learning"] == learning
+
+
+LEARN = ["schedule=learn", "agent.algo=ppo", "mode=async", "env.num_envs=4", "mode.groups=2", "agent.num_steps=8",
+         "agent.num_minibatches=2", "agent.update_epochs=1"]
+
+
+def test_a_learning_run_stops_at_max_seconds_with_its_curve(tmp_path):
+    record = run_job(tmp_path, *LEARN, "schedule.total_env_steps=100000000", "schedule.max_seconds=12")
+    learning = record["learning"]
+    assert record["status"] == "ok" and learning["stopped_by"] == "max_seconds"
+    assert 0 < learning["total_env_steps"] < 100_000_000 and learning["updates"] >= 1
+    assert 12 <= learning["wall_s"] < 30  # it stops at the first loop step past the limit (one update at most)
+
+
+def test_a_learning_run_that_fails_keeps_its_curve_so_far(tmp_path, inject):
+    inject("ppo_bench.agent:Agent.update:4:raise")
+    with pytest.raises(runner.JobFailed, match="injected fault in Agent.update"):
+        run_job(tmp_path, *LEARN, "schedule.total_env_steps=100000")
+    record = read_result(tmp_path / "result.json")
+    curve = record["learning_so_far"]["curve"]
+    assert record["status"] == "failed" and "learning" not in record
+    assert len(curve["env_steps"]) == 3 and curve["env_steps"] == sorted(curve["env_steps"])  # updates 1..3
+    assert set(curve) == {"env_steps", "wall_s", "episodes", "return_mean", "return_std"}
+
+
+def test_two_ppo_updates_from_one_state_and_order_are_the_same():
+    """The update is a function of the rollout, the state and the minibatch order (what the graphed
+    runtime is checked against on CUDA): nothing else is drawn at random in it."""
+    drivers = []
+    for _ in range(2):
+        torch.manual_seed(3)
+        drivers.append(scripted_driver(4, 2, ppo_cfg(), seed=2))
+        fill_rollout(drivers[-1])
+    order = drivers[0].agent.new_order()
+    for d in drivers:
+        d.agent.update(order.clone())
+    for a, b in zip(drivers[0].agent.net.parameters(), drivers[1].agent.net.parameters()):
+        assert torch.equal(a, b)
 
 
 # --- graphed against eager, on CUDA -----------------------------------------------------------
