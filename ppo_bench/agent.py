@@ -317,8 +317,11 @@ class Agent:
     def new_order(self) -> torch.Tensor:
         """Minibatch order for one update, on the device: per epoch a permutation of the
         rollout's steps (reference) or of its num_steps x num_envs samples (ppo)."""
-        size = self.cfg.num_steps * (self.num_envs if self.ppo else 1)
-        return torch.stack([torch.randperm(size, device=self.device) for _ in range(self.cfg.update_epochs)])
+        epochs, size = self._order_shape()
+        return torch.stack([torch.randperm(size, device=self.device) for _ in range(epochs)])
+
+    def _order_shape(self) -> tuple[int, int]:
+        return self.cfg.update_epochs, self.cfg.num_steps * (self.num_envs if self.ppo else 1)
 
     def update(self, order: Optional[torch.Tensor] = None) -> None:
         """The update over the whole rollout in `order`, without host syncs."""
@@ -486,7 +489,7 @@ class GraphedAgent(Agent):
         self._index_host_np = self._index_host.numpy()
         self._index_host_np[1:] = np.arange(b)
         self._index = torch.zeros(b + 1, dtype=torch.int64, device=device)
-        self._order = torch.zeros_like(self.new_order())
+        self._order = torch.zeros(self._order_shape(), dtype=torch.int64, device=device)
         self._acted = torch.cuda.Event()
         self._act_graph: Optional[torch.cuda.CUDAGraph] = None
         self._act_out: tuple[torch.Tensor, torch.Tensor] = (None, None)  # type: ignore[assignment]
