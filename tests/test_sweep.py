@@ -129,12 +129,12 @@ SIGNALS = [(signal.SIGINT, True), (signal.SIGTERM, False), (signal.SIGKILL, Fals
 
 @pytest.mark.parametrize("sig,group", SIGNALS, ids=["ctrl-c", "sigterm", "kill"])
 def test_an_interrupted_sweep_leaves_whole_files_and_no_process(tmp_path, sig, group):
-    # job 0 is short; job 1 (200 reps) is still running when the signal comes
-    cmd = [sys.executable, "run.py", "-m", f"hydra.sweep.dir={tmp_path}", *TINY, "schedule.reps=1,200"]
+    # job 0 is short; job 1 (2000 reps: far longer than the 5 s it gets) is still running when the signal comes
+    cmd = [sys.executable, "run.py", "-m", f"hydra.sweep.dir={tmp_path}", *TINY, "schedule.reps=1,2000"]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             start_new_session=True)
     deadline = time.time() + 300
-    while len(list(tmp_path.glob("*/result.json"))) < 1 or not list(tmp_path.glob("*reps=200*")):
+    while len(list(tmp_path.glob("*/result.json"))) < 1 or not list(tmp_path.glob("*reps=2000*")):
         assert proc.poll() is None and time.time() < deadline, "the first job never finished"
         time.sleep(0.2)
     time.sleep(5)  # into job 1's timed repetitions
@@ -150,7 +150,7 @@ def test_an_interrupted_sweep_leaves_whole_files_and_no_process(tmp_path, sig, g
     records = {p.parent.name: read_result(p) for p in tmp_path.glob("*/result.json")}
     short = [r for name, r in records.items() if "reps=1," in name or name.endswith("reps=1")]
     assert len(short) == 1 and short[0]["status"] == "ok"
-    long_ = [r for name, r in records.items() if "reps=200" in name]
+    long_ = [r for name, r in records.items() if "reps=2000" in name]
     if sig == signal.SIGKILL:  # killed outright: no file rather than half of one
         assert long_ == []
     else:  # the runner saw KeyboardInterrupt or Terminated and said so, and the sweep stopped
