@@ -131,8 +131,10 @@ SIGNALS = [(signal.SIGINT, True), (signal.SIGTERM, False), (signal.SIGKILL, Fals
 def test_an_interrupted_sweep_leaves_whole_files_and_no_process(tmp_path, sig, group):
     # job 0 is short; job 1 (2000 reps: far longer than the 5 s it gets) is still running when the signal comes
     cmd = [sys.executable, "run.py", "-m", f"hydra.sweep.dir={tmp_path}", *TINY, "schedule.reps=1,2000"]
+    # Ctrl-C as a terminal gives it: a shell that starts the tests in the background (`cmd &`) makes
+    # them and their children ignore SIGINT, and Python then never raises KeyboardInterrupt.
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.time() + 300
     while len(list(tmp_path.glob("*/result.json"))) < 1 or not list(tmp_path.glob("*reps=2000*")):
         assert proc.poll() is None and time.time() < deadline, "the first job never finished"
