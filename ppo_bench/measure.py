@@ -22,6 +22,7 @@ import numpy as np
 import torch
 
 from .phases import PhaseClock
+from .results import CURVE_KEYS
 
 
 @dataclass
@@ -114,8 +115,6 @@ def _repetition(driver: Any, steps: int, num_steps: int, sync: Callable[[], None
     done = time.perf_counter()
     return done - t, done - queued
 
-
-CURVE_KEYS = ("env_steps", "wall_s", "episodes", "return_mean", "return_std")
 
 
 @dataclass

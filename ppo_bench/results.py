@@ -227,6 +227,23 @@ def machine_state() -> dict:
     return {"load_1m": load, "cpu_mhz": mhz}
 
 
+CURVE_KEYS = ("env_steps", "wall_s", "episodes", "return_mean", "return_std")
+"""A learning run's curve (`learning.curve`): one list per key, one item per update."""
+
+
+def to_target(curve: dict, window: int, target: Optional[float]) -> tuple[Optional[float], Optional[int]]:
+    """(wall seconds, env steps) at a curve's first point whose running mean over a full window of
+    episodes reached `target`; (None, None) if none did or there is no target. The runner writes
+    it into the result and the collector reads it off the curve with this same rule."""
+    if target is None:
+        return None, None
+    for steps, wall, episodes, ret in zip(curve["env_steps"], curve["wall_s"], curve["episodes"],
+                                          curve["return_mean"]):
+        if ret is not None and episodes >= window and ret >= target:
+            return wall, steps
+    return None, None
+
+
 def summarise_record(record: dict) -> str:
     """One line per job for the log."""
     head = f"{record['mode']} {record['game']} {record['agent']} n={record['num_envs']} on {record['device']}"

@@ -39,7 +39,7 @@ from .drivers import make_driver
 from .envs import num_threads
 from .isolation import ChildJob, Progress, one_line, signals_deferred, sigterm_raises
 from .keys import unknown_key_message, unknown_keys
-from .measure import CURVE_KEYS, learn, measure, synchronizer
+from .measure import learn, measure, synchronizer
 from .phases import describe
 
 log = logging.getLogger(__name__)
@@ -195,7 +195,7 @@ def run(cfg: DictConfig, output_dir: Optional[Path] = None) -> dict:
         record["provenance"] = (child and child.provenance) or results.provenance(gpu=False)
         curve = child.partial.get("curve") if child is not None and record["status"] != "ok" else None
         if curve:  # a learning run that did not finish keeps the curve it had
-            record["learning_so_far"] = {"curve": {k: [p[k] for p in curve] for k in CURVE_KEYS}}
+            record["learning_so_far"] = {"curve": {k: [p[k] for p in curve] for k in results.CURVE_KEYS}}
         busy = _busy_machine(record)
         if busy:
             record["warnings"].append(busy)
@@ -392,11 +392,7 @@ def _learn(cfg: DictConfig, driver: Any, device: torch.device, started: float, s
     tracker = driver.agent.tracker
     final_mean, final_std = tracker.recent(sched.return_window)
     rate = run.env_steps / run.loop_s
-    curve = run.curve
-    reached = [i for i, (m, e) in enumerate(zip(curve["return_mean"], curve["episodes"]))
-               if sched.target_return is not None and m is not None and e >= sched.return_window
-               and m >= sched.target_return]
-    first = reached[0] if reached else None
+    time_to_target, steps_to_target = results.to_target(run.curve, sched.return_window, sched.target_return)
     return {
         "warnings": [],
         "device": str(device),
@@ -423,10 +419,10 @@ def _learn(cfg: DictConfig, driver: Any, device: torch.device, started: float, s
             "updates": driver.agent.updates,
             "final_return_mean": None if np.isnan(final_mean) else final_mean,
             "final_return_std": None if np.isnan(final_std) else final_std,
-            "time_to_target_s": None if first is None else curve["wall_s"][first],
-            "env_steps_to_target": None if first is None else curve["env_steps"][first],
+            "time_to_target_s": time_to_target,
+            "env_steps_to_target": steps_to_target,
             "returns": tracker.returns().tolist(),
-            "curve": curve,
+            "curve": run.curve,
         },
         "timing": {
             "setup_s": setup_s,

@@ -35,6 +35,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .. import results
 from .load import Collection
 from .tables import _order
 
@@ -66,15 +67,9 @@ def iqm_interval(values) -> tuple[float, float]:
 
 
 def to_target(learning: dict) -> tuple[Optional[float], Optional[int]]:
-    """(wall seconds, env steps) at the first curve point whose running mean over a full window
-    reached the target; (None, None) if none did or there is no target."""
-    target, c = learning["target_return"], learning["curve"]
-    if target is None:
-        return None, None
-    for steps, wall, episodes, ret in zip(c["env_steps"], c["wall_s"], c["episodes"], c["return_mean"]):
-        if ret is not None and episodes >= learning["window"] and ret >= target:
-            return wall, steps
-    return None, None
+    """(wall seconds, env steps) at which a learning record's curve reached its target (the
+    runner's own rule, `results.to_target`); (None, None) if it never did or there is no target."""
+    return results.to_target(learning["curve"], learning["window"], learning["target_return"])
 
 
 def curve_on(learning: dict, x: str, grid: np.ndarray) -> np.ndarray:

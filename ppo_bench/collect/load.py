@@ -36,7 +36,7 @@ SCHEMA_DEFAULTS = {f"{g}.{k}": v for g, cls in (("env", EnvConfig), ("agent", Ag
                                                 ("schedule", ScheduleConfig)) for k, v in vars(cls()).items()}
 """Flat defaults of the schema's groups (mode aside), for keys older result files lack."""
 REFERENCE = "reference"
-CURVE = ("env_steps", "wall_s", "episodes", "return_mean", "return_std")
+CURVE = results.CURVE_KEYS
 LEARNING_FIELDS = {  # key -> (integer only, null allowed)
     "total_env_steps": (True, False), "target_return": (False, True), "window": (True, False),
     "setup_s": (False, False), "wall_s": (False, False), "env_steps_per_s": (False, False),
