@@ -17,7 +17,7 @@ import torch
 from gymnasium.spaces import Box, Discrete
 
 from conftest import compose_config
-from test_agent import CPU, move_gaps, needs_cuda
+from test_agent import CPU, move_gaps, needs_cuda, plain_steps
 from test_runner import run_job
 from ppo_bench import runner
 from ppo_bench.agent import FRAME_SHAPE, make_agent
@@ -308,6 +308,7 @@ def ppo_twins(name: str, n: int = 4):
     graphed = make_agent(ppo_cfg(name=name, runtime="graphed"), 6, n, cuda, n)
     for agent in agents[1:] + [graphed]:
         agent.net.load_state_dict(agents[0].net.state_dict())
+    plain_steps(*agents, graphed)
     return agents[0], agents[1], graphed
 
 
