@@ -174,6 +174,11 @@ def test_equal_env_steps_iqm_spread_and_agreement():
     assert pts["agree"].tolist() == [True, True, True]
     far = _rows([[50.0, 60.0], [51.0, 61.0], [52.0, 62.0]])
     assert at_equal_steps(a, far, [1000, 2000])["agree"].tolist() == [False, False]
+    # three seeds close together on one side: the modes agree while they differ no more than seeds do
+    tight, loose = _rows([[-19.6, 0.0], [-19.2, 0.1], [-19.4, 0.2]]), _rows([[-19.6, 1.0], [-18.8, 1.1], [-17.6, 1.2]])
+    pts = at_equal_steps(tight, loose, [1000, 2000])
+    assert pts["iqm_b"][0] > pts["max_a"][0]  # outside the tight side's range, within the loose side's spread
+    assert pts["agree"].tolist() == [True, False]  # at 2000: 1.0 apart, each side's seeds within 0.2
     early = _rows([[None, 10.0], [2.0, 12.0], [4.0, 20.0]])  # a seed with no episode yet: no figure there
     pts = at_equal_steps(early, b, [1000, 2000])
     assert np.isnan(pts["iqm_a"][0]) and pd.isna(pts["agree"][0]) and bool(pts["agree"][1])

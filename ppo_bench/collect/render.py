@@ -167,8 +167,8 @@ def _learning_markdown(c: Collection) -> list[str]:
               "1 there is none; time to target = job wall seconds (setup and compilation included) at the first "
               "update whose running mean over a full window reached the target, never = not reached (the median "
               "counts it as infinitely late); env-steps/s = the learning loop's (setup excluded), mean over seeds "
-              "(the throughput table pools the same seeds); agree = at those env steps each IQM lies within the "
-              "other side's seed range (min-max)", ""]
+              "(the throughput table pools the same seeds); agree = at those env steps the two IQMs differ by no "
+              "more than the wider of the two seed ranges (max - min over seeds)", ""]
     if c.learning_warnings:
         lines += ["*Learning warnings*", ""] + [f"- {w}" for w in _bounded(c.learning_warnings)] + [""]
     return lines
