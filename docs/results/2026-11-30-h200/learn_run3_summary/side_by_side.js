@@ -1,0 +1,13 @@
+const asyncScheduleMaxSeconds2400Raw = [
+  { n: 32, thr: 13981, thr_lo: 13981, thr_hi: 13981 },
+];
+
+const stepScheduleMaxSeconds4700Raw = [
+  { n: 32, thr: 1893, thr_lo: 1792, thr_hi: 1994 },
+];
+
+const asyncScheduleMaxSeconds4700Raw = [
+  { n: 32, thr: 3371, thr_lo: 3225, thr_hi: 3517 },
+];
+
+const chartMeta = {"unit": "env_steps/s", "groups": {"schedule.max_seconds=240.0": {"arrays": ["asyncScheduleMaxSeconds2400Raw"], "game": "pong", "agent": "nature_cnn", "device": "cuda", "gpu": "NVIDIA H200", "schedule": {"reps": 1, "bench_steps": 1000, "warmup": 64, "profile": false, "total_env_steps": 4000000, "target_return": 18.0, "return_window": 20, "max_seconds": 240.0}, "date": "2026-11-30T08:45:16.999578+00:00", "group": "schedule.max_seconds=240.0", "frameskip": 5, "unit": "env_steps/s"}, "schedule.max_seconds=470.0": {"arrays": ["stepScheduleMaxSeconds4700Raw", "asyncScheduleMaxSeconds4700Raw"], "game": "pong", "agent": "nature_cnn", "device": "cuda", "gpu": "NVIDIA H200", "schedule": {"reps": 1, "bench_steps": 1000, "warmup": 64, "profile": false, "total_env_steps": 4000000, "target_return": 18.0, "return_window": 20, "max_seconds": 470.0}, "date": "2026-11-30T09:02:02.968080+00:00", "group": "schedule.max_seconds=470.0", "frameskip": 5, "unit": "env_steps/s"}}};
