@@ -286,13 +286,18 @@ def _measure(cfg: DictConfig, started: float, progress: Progress) -> dict:
     if device.type == "cuda":
         torch.set_float32_matmul_precision("high")
 
+    # the job's process start, its imports and provenance (which probes CUDA): paid by every job,
+    # as each runs in a fresh process, and most of a short job on the GPU machine
+    startup_s = time.time() - started
     progress.enter("setup")
     t = time.perf_counter()
     driver = make_driver(cfg, device)
     setup_s = time.perf_counter() - t
     driver.step = progress.counting(driver.step)
     if cfg.schedule.total_env_steps is not None:
-        return _learn(cfg, driver, device, started, setup_s, progress)
+        fields = _learn(cfg, driver, device, started, setup_s, progress)
+        fields["timing"]["startup_s"] = startup_s
+        return fields
     try:
         sched = cfg.schedule
         n_steps = cfg.env.num_envs * sched.bench_steps
@@ -352,6 +357,7 @@ def _measure(cfg: DictConfig, started: float, progress: Progress) -> dict:
         "phases": timings.phases,
         "machine": {"before": before, "after": after},
         "timing": {
+            "startup_s": startup_s,
             "setup_s": setup_s,
             "first_step_s": timings.first_step_s,
             "warmup_s": timings.first_step_s + timings.warmup_s,

@@ -255,6 +255,7 @@ def test_a_learning_run_writes_its_curve(tmp_path):
     assert all(e == 0 and m is None for e, m in zip(curve["episodes"], curve["return_mean"]))  # pong: ~800 steps
     assert learning["time_to_target_s"] is None and learning["final_return_mean"] is None
     assert 0 < learning["setup_s"] < learning["wall_s"]
+    assert 0 < record["timing"]["startup_s"] < learning["setup_s"]  # the learning run's set-up includes start-up
     assert record["throughput"]["reps"] == [pytest.approx(learning["env_steps_per_s"])]
     assert json.loads((tmp_path / "result.json").read_text())["learning"] == learning
 

@@ -49,7 +49,9 @@ def test_a_quick_cpu_job_writes_a_valid_result(tmp_path):
     start, end = datetime.fromisoformat(t["started_at"]), datetime.fromisoformat(t["finished_at"])
     assert start <= datetime.fromisoformat(t["measure_started_at"]) <= datetime.fromisoformat(t["measure_finished_at"]) <= end
     assert t["measure_s"] == pytest.approx(sum(thr["seconds"]))
-    assert min(t["setup_s"], t["warmup_s"], t["first_step_s"]) > 0
+    assert min(t["startup_s"], t["setup_s"], t["warmup_s"], t["first_step_s"]) > 0
+    # the child's start-up and its setup both lie between the job's start and its measurement
+    assert t["startup_s"] + t["setup_s"] <= (datetime.fromisoformat(t["measure_started_at"]) - start).total_seconds()
     # On the CPU the inference runs uncompiled unless asked, and the result says so.
     assert record["inference"] == {"runtime": "compiled", "compiled": False, "cudagraphs": False, "graphs": 0,
                                    "compile_s": None}
