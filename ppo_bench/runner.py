@@ -294,10 +294,14 @@ def _measure(cfg: DictConfig, started: float, progress: Progress) -> dict:
     driver = make_driver(cfg, device)
     setup_s = time.perf_counter() - t
     driver.step = progress.counting(driver.step)
-    if cfg.schedule.total_env_steps is not None:
-        fields = _learn(cfg, driver, device, started, setup_s, progress)
-        fields["timing"]["startup_s"] = startup_s
-        return fields
+    run = _learn if cfg.schedule.total_env_steps is not None else _timed
+    fields = run(cfg, driver, device, started, progress)
+    fields["timing"] = {"startup_s": startup_s, "setup_s": setup_s, **fields["timing"]}
+    return fields
+
+
+def _timed(cfg: DictConfig, driver: Any, device: torch.device, started: float, progress: Progress) -> dict:
+    """Warm-up and timed repetitions; the measurement fields of the record."""
     try:
         sched = cfg.schedule
         n_steps = cfg.env.num_envs * sched.bench_steps
@@ -357,8 +361,6 @@ def _measure(cfg: DictConfig, started: float, progress: Progress) -> dict:
         "phases": timings.phases,
         "machine": {"before": before, "after": after},
         "timing": {
-            "startup_s": startup_s,
-            "setup_s": setup_s,
             "first_step_s": timings.first_step_s,
             "warmup_s": timings.first_step_s + timings.warmup_s,
             "measure_s": sum(timings.rep_seconds),
@@ -368,8 +370,7 @@ def _measure(cfg: DictConfig, started: float, progress: Progress) -> dict:
     }
 
 
-def _learn(cfg: DictConfig, driver: Any, device: torch.device, started: float, setup_s: float,
-           progress: Progress) -> dict:
+def _learn(cfg: DictConfig, driver: Any, device: torch.device, started: float, progress: Progress) -> dict:
     """A learning run: the loop to schedule.total_env_steps; the measurement fields plus `learning`."""
     sched = cfg.schedule
     log.info("%s %s n=%d on %s: learning to %d env steps", cfg.mode.name, cfg.agent.name,
@@ -431,7 +432,6 @@ def _learn(cfg: DictConfig, driver: Any, device: torch.device, started: float, s
             "curve": run.curve,
         },
         "timing": {
-            "setup_s": setup_s,
             "first_step_s": None,
             "warmup_s": 0.0,
             "measure_s": run.loop_s,
