@@ -65,16 +65,22 @@ def raise_on_sigterm() -> None:
 
 
 @contextmanager
-def sigterm_raises() -> Iterator[None]:
-    """`raise_on_sigterm` for the duration of a job, where signals can be handled (main thread)."""
+def _handled(signum: int, handler: Any) -> Iterator[None]:
+    """`handler` for `signum` for the duration, then the previous one; a no-op off the main
+    thread, where Python cannot set signal handlers."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    previous = signal.signal(signum, handler)
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        signal.signal(signum, previous)
+
+
+def sigterm_raises() -> Any:
+    """`raise_on_sigterm` for the duration of a job, where signals can be handled (main thread)."""
+    return _handled(signal.SIGTERM, _raise_terminated)
 
 
 @contextmanager
@@ -90,18 +96,10 @@ def signals_deferred() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
-@contextmanager
-def _sigint_ignored() -> Iterator[None]:
+def _sigint_ignored() -> Any:
     """Ignore Ctrl-C while starting the child: an ignored signal stays ignored through exec,
     so the child ignores it from its first instruction and the parent alone decides."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
+    return _handled(signal.SIGINT, signal.SIG_IGN)
 
 
 class Progress:
