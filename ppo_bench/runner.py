@@ -16,7 +16,7 @@ child's death), and then raises, so a sweep counts the job failed and goes on
 
 A script that calls `run` must guard its entry point with
 `if __name__ == "__main__":`, as run.py does: the child process re-imports the
-script's main module (multiprocessing's spawn).
+script's main module (multiprocessing's forkserver and spawn both do).
 """
 
 from __future__ import annotations
