@@ -15,6 +15,11 @@ arrays (its runtime decides how they come down). Frames go up one of two ways
             returns once the array has been read, so ale-py may reuse it).
 
 No torch op runs on host tensors in the loop (see `_upload`).
+
+A batch from `recv` that holds one env twice stops the job (`DuplicateEnvError`):
+the vector env has lost track of its envs, and what follows is not the workload.
+ale-py 0.12.1 does this in async batches when its emulator threads are short of
+CPU (docs/results/2026-11-30-h200, "ale-py's async batches lose an env").
 """
 
 from __future__ import annotations
@@ -26,6 +31,21 @@ import torch
 from ale_py.vector_env import AtariVectorEnv
 
 from .backends import make_vector_env as make_envs, num_threads  # noqa: F401  (the drivers' and runner's names)
+
+
+class DuplicateEnvError(RuntimeError):
+    """The vector env returned one env twice in a batch: it lost an env (see the module docstring)."""
+
+
+def check_batch(ids: np.ndarray, num_envs: int) -> None:
+    """Raise `DuplicateEnvError` if an env appears twice in `ids` (a set: a few µs a batch)."""
+    if len(set(ids.tolist())) != len(ids):
+        values, counts = np.unique(ids, return_counts=True)
+        raise DuplicateEnvError(
+            f"the vector env returned env {', '.join(map(str, values[counts > 1]))} more than once in one batch of "
+            f"{len(ids)} of {num_envs} envs ({ids.tolist()}): it has lost track of its envs and the run "
+            f"cannot go on. ale-py 0.12.1's async batches do this when more emulator threads run than "
+            f"the machine has cores (jobs side by side); see the README's known limitations")
 
 
 class TorchEnvs:
@@ -43,6 +63,8 @@ class TorchEnvs:
         self.envs = envs
         self.device = device
         self.batch_size = envs.batch_size
+        # only batches of fewer than all envs can repeat one: a full batch has a slot per env
+        self._check_ids = envs.batch_size < envs.num_envs
         self._cuda = device.type == "cuda"
         self._pinned = self._cuda and upload == "pinned" and uploader is None
         self._uploader = uploader
@@ -66,6 +88,8 @@ class TorchEnvs:
 
     def recv(self) -> tuple:
         obs, rewards, terminations, truncations, info = self.envs.recv()
+        if self._check_ids:
+            check_batch(info["env_id"], self.envs.num_envs)
         return self._upload(obs), info["env_id"], rewards, terminations, truncations
 
     def close(self) -> None:

@@ -15,7 +15,7 @@ from conftest import ROOT, compose_config
 from ppo_bench import backends
 from ppo_bench.backends import check_backend, make_vector_env
 from ppo_bench.config import validate
-from ppo_bench.envs import TorchEnvs
+from ppo_bench.envs import DuplicateEnvError, TorchEnvs
 
 BACKENDS = ("ale", "envpool", "gymnasium")
 ALE_RESET_DROP_ATTEMPTS = 3  # as in test_runner: ale-py's async batches now and then lose an env (ALE #641)
@@ -154,6 +154,36 @@ def test_the_torch_adapter_runs_on_every_backend(backend, opened):
     envs.send(np.ones(2, dtype=np.int64))
     frames, ids = envs.recv()[:2]
     assert frames.shape == (2, 4, 84, 84) and ids.tolist() == [0, 1]
+
+
+class RepeatingVectorEnv:
+    """Two async batches of 2 from 4 envs; the second recv repeats env 3, as ale-py 0.12.1 does
+    when its emulator threads are starved (docs/results/2026-11-30-h200/ale_duplicate_env)."""
+
+    num_envs, batch_size = 4, 2
+    single_observation_space = SimpleNamespace(shape=(4, 84, 84))
+    batches = iter([[0, 1], [3, 3]])
+
+    def send(self, actions):
+        pass
+
+    def recv(self):
+        ids = np.array(next(self.batches), dtype=np.int32)
+        zeros = np.zeros(2, dtype=bool)
+        return np.zeros((2, 4, 84, 84), np.uint8), np.zeros(2, np.int32), zeros, zeros, {"env_id": ids}
+
+
+def test_a_batch_that_repeats_an_env_stops_the_run_naming_the_env():
+    envs = TorchEnvs(RepeatingVectorEnv(), torch.device("cpu"))
+    assert envs.recv()[1].tolist() == [0, 1]
+    with pytest.raises(DuplicateEnvError, match=r"returned env 3 more than once in one batch of 2 of 4 envs"):
+        envs.recv()
+
+
+def test_a_full_batch_is_not_checked_and_async_batches_are(opened):
+    """The check costs a set per async batch; a full batch (a slot per env) cannot repeat one."""
+    assert not TorchEnvs(make(opened, "ale", num_envs=2), torch.device("cpu"))._check_ids
+    assert TorchEnvs(make(opened, "ale", groups=2, num_envs=2), torch.device("cpu"))._check_ids
 
 
 @pytest.mark.parametrize("backend,module,line", [
