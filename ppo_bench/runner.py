@@ -193,7 +193,10 @@ def run(cfg: DictConfig, output_dir: Optional[Path] = None) -> dict:
         # A record the child did not describe (a refusal) gets the parent's provenance without
         # the GPU probe, which would initialise CUDA here (see isolation): cuda and gpu read null.
         record["provenance"] = (child and child.provenance) or results.provenance(gpu=False)
-        curve = child.partial.get("curve") if child is not None and record["status"] != "ok" else None
+        partial = child.partial if child is not None and record["status"] != "ok" else {}
+        record["device"] = (partial.get("device") or [record["device"]])[-1]  # cuda, not auto, once set up
+        record["timing"].update(*partial.get("timing", [])[-1:])
+        curve = partial.get("curve")
         if curve:  # a learning run that did not finish keeps the curve it had
             record["learning_so_far"] = {"curve": {k: [p[k] for p in curve] for k in results.CURVE_KEYS}}
         busy = _busy_machine(record)
@@ -293,6 +296,9 @@ def _measure(cfg: DictConfig, started: float, progress: Progress) -> dict:
     t = time.perf_counter()
     driver = make_driver(cfg, device)
     setup_s = time.perf_counter() - t
+    # what a failed job's record still says: where it ran and what its start cost
+    progress.send("partial", "device", str(device))
+    progress.send("partial", "timing", {"startup_s": startup_s, "setup_s": setup_s})
     driver.step = progress.counting(driver.step)
     run = _learn if cfg.schedule.total_env_steps is not None else _timed
     fields = run(cfg, driver, device, started, progress)

@@ -300,3 +300,41 @@ def test_a_malformed_learning_record_is_one_unusable_file(tmp_path, capsys):
     assert c.jobs["path"].tolist() == [str(good)] and learning_row(c, "step")["seeds"] == 1
     out = capsys.readouterr().out
     assert f"- {bad}: unusable field: ValueError: learning.curve: lists of unequal length" in out
+
+
+def failed_learn(root, name, returns, *, mode="async", seed=0, groups=2, error="DuplicateEnvError: env 3"):
+    """A learning run that failed after len(returns) updates: a failed record with the curve so far."""
+    path = write(root, name, mode=mode, n=8, groups=groups, seed=seed, agent=PPO, status="failed", error=error,
+                 sched_extra=LEARN)
+    rec = json.loads(path.read_text())
+    rec["algo"] = "ppo"
+    rec["learning_so_far"] = {"curve": curve(returns)}
+    results.write_atomic(path, rec)
+    return path
+
+
+def test_a_learning_run_that_failed_counts_up_to_where_its_curve_reaches(tmp_path, capsys):
+    for seed, s in enumerate([10.0, 12.0, 14.0]):
+        learn(tmp_path, f"s{seed}", [0.0, s / 2, s, s], seed=seed)
+    for seed, a in enumerate([11.0, 13.0]):
+        learn(tmp_path, f"a{seed}", [0.0, a / 2, a, a], mode="async", groups=2, seed=seed)
+    failed_learn(tmp_path, "a2", [0.0, 8.0, 16.0], seed=2)  # failed after 3 of 4 updates
+    write(tmp_path, "a3", mode="async", groups=2, seed=3, agent=PPO, status="failed", error="no curve",
+          sched_extra=LEARN)  # failed before its first update: nothing to count
+    c = collect([tmp_path], plot=False)
+
+    assert len(c.stopped) == 1 and c.stopped.iloc[0]["stopped"] == "DuplicateEnvError: env 3"
+    a = learning_row(c, "async")  # final return, time and throughput: the finished seeds only
+    assert (a["seeds"], a["stopped_seeds"], a["final_iqm"], a["env_steps_per_s"]) == (2, 1, 12.0, 500.0)
+    assert c.table.set_index("mode").loc["async", "n"] == 2  # not a throughput
+    pair = c.equal_steps[0]  # at equal env steps all three async seeds count, up to 3000 (the stopped one's end)
+    assert (pair["seeds_a"], pair["seeds_b"], pair["enough_seeds"]) == (3, 3, True)
+    assert pair["points"]["env_steps"].tolist() == [750, 1500, 2250, 3000]
+    assert pair["points"]["iqm_b"].iloc[-1] == pytest.approx((11.0 + 13.0 + 16.0) / 3)
+    stopped = c.seeds[c.seeds["stopped"].notna()].iloc[0]
+    assert (stopped["seed"], stopped["total_env_steps"], stopped["final_return_mean"]) == (2, 3000, 16.0)
+    assert stopped["time_to_target_s"] == 11.0  # its curve reached 15 at update 3 with a full window (30 episodes)
+    out = capsys.readouterr().out
+    assert "| async | 8 | 2 (+1 stopped early) | 12.0 [" in out
+    assert "| async | 8 | 2 | 16.0 ± 1.0 (stopped early: job failed) | 30 | 3000 | 11.0 | 3000 | n/a |" in out
+    assert "a2/result.json (async, num_envs=8): DuplicateEnvError: env 3" in out  # still listed as failed

@@ -281,6 +281,8 @@ def test_a_learning_run_that_fails_keeps_its_curve_so_far(tmp_path, inject):
     assert record["status"] == "failed" and "learning" not in record
     assert len(curve["env_steps"]) == 3 and curve["env_steps"] == sorted(curve["env_steps"])  # updates 1..3
     assert set(curve) == {"env_steps", "wall_s", "episodes", "return_mean", "return_std"}
+    # where it ran (the device resolved, not the config's auto) and what its start cost
+    assert record["device"] == "cpu" and record["timing"]["setup_s"] > 0 and record["timing"]["startup_s"] >= 0
 
 
 def test_two_ppo_updates_from_one_state_and_order_are_the_same():

@@ -19,8 +19,12 @@ there is no second grouping here. The field's habits (rliable, openrlbenchmark):
   them never got there. The record's own time_to_target_s is checked against the curve.
 - Two configurations that differ only in mode (async against step, say) should learn the
   same thing per env step, at different speeds. Their curves are interpolated onto common
-  env steps, where per point each side's IQM over seeds must lie within the other side's
-  seed range (min to max): the issue's acceptance test, which asks for 3 seeds each.
+  env steps, where per point the two IQMs over seeds must differ by no more than the wider
+  of the two seed ranges (see `at_equal_steps`): the issue's acceptance test, which asks
+  for 3 seeds each.
+- A seed whose job failed part-way (load's `stopped`) counts where its curve reaches: in
+  the curves and at equal env steps, up to its last point. Final returns, time to target
+  and throughput are over the seeds that finished; the tables say how many stopped.
 
 Figures keep full precision here; render rounds them.
 """
@@ -100,7 +104,7 @@ def _seed_rows(jobs: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
             "target_return": lr["target_return"], "window": lr["window"],
             "time_to_target_s": wall, "env_steps_to_target": steps,
             "env_steps_per_s": lr["env_steps_per_s"], "setup_s": lr["setup_s"], "wall_s": lr["wall_s"],
-            "path": j.path, "learning": lr,
+            "path": j.path, "learning": lr, "stopped": j.stopped,
         })
     seeds = pd.DataFrame(rows)
     if not seeds.empty:
@@ -122,19 +126,21 @@ def _listed(values, integer: bool = False) -> str:
 
 def _summary(seeds: pd.DataFrame) -> pd.DataFrame:
     rows = []
-    for (group, mode, n), sub in seeds.groupby(KEY, sort=False):
+    for (group, mode, n), every in seeds.groupby(KEY, sort=False):
+        sub = every[every["stopped"].isna()]  # the seeds that finished; the stopped ones only count
         finals = sub["final_return_mean"].dropna().to_numpy(dtype=float)
         lo, hi = iqm_interval(finals)
-        first = sub.iloc[0]
+        first = every.iloc[0]
         times, steps = sub["time_to_target_s"], sub["env_steps_to_target"]
         rows.append({
             "group": group, "mode": mode, "num_envs": n, "groups": first["groups"], "backend": first["backend"],
             "runtime": first["runtime"], "algo": first["algo"], "network": first["network"],
-            "seeds": len(sub), "seeds_with_return": len(finals),
+            "seeds": len(sub), "stopped_seeds": len(every) - len(sub), "seeds_with_return": len(finals),
             "final_iqm": iqm(finals) if len(finals) else np.nan, "final_lo": lo, "final_hi": hi,
             "target_return": first["target_return"], "window": first["window"],
             "reached": int(pd.notna(times).sum()),
-            "time_to_target_median": _median_never(times), "env_steps_to_target_median": _median_never(steps),
+            "time_to_target_median": _median_never(times) if len(sub) else np.nan,
+            "env_steps_to_target_median": _median_never(steps) if len(sub) else np.nan,
             "env_steps_per_s": sub["env_steps_per_s"].mean(), "setup_s": sub["setup_s"].mean(),
             "wall_s": sub["wall_s"].mean(), "total_env_steps": sub["total_env_steps"].mean(),
             "seed_list": _listed(sub["seed"], integer=True), "final_per_seed": _listed(sub["final_return_mean"]),
@@ -215,9 +221,10 @@ def _curves(seeds: pd.DataFrame) -> list[dict]:
 
 def build_learning(c: Collection) -> None:
     """Fill in the learning tables of a collection whose jobs load has read (nothing if none learned)."""
-    if c.jobs.empty or "learning" not in c.jobs or c.jobs["learning"].isna().all():
+    jobs = pd.concat([c.jobs, c.stopped], ignore_index=True)
+    if jobs.empty or "learning" not in jobs or jobs["learning"].isna().all():
         return
-    c.seeds, c.learning_warnings = _seed_rows(c.jobs)
+    c.seeds, c.learning_warnings = _seed_rows(jobs)
     c.learning = _summary(c.seeds)
     c.equal_steps = _pairs(c.seeds)
     c.curves = _curves(c.seeds)

@@ -14,7 +14,10 @@ the key read as "reference") is one sample of a configuration whose outcome depe
 its seed, so its seed is pooled like a round; the reference workload's seed stays part
 of what was measured, as before. Its `learning` record is checked here, so that a
 malformed one (curve lists of unequal length, say) makes the file unusable with one
-reason, like any other mistyped field.
+reason, like any other mistyped field. A learning run that failed part-way keeps the curve
+it had (`learning_so_far`): its points up to the failure are as good as any finished run's,
+so it is read too (`Collection.stopped`), for the curves and the comparison at equal env
+steps, never for a throughput or a final return.
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ LEARNING_FIELDS = {  # key -> (integer only, null allowed)
     "setup_s": (False, False), "wall_s": (False, False), "env_steps_per_s": (False, False),
     "episodes": (True, False), "final_return_mean": (False, True), "final_return_std": (False, True),
     "time_to_target_s": (False, True), "env_steps_to_target": (True, True)}
+UNFINISHED = ("env_steps_per_s", "setup_s")  # what a learning run that failed part-way may lack
 CURVE_FIELDS = {"env_steps": (True, False), "wall_s": (False, False), "episodes": (True, False),
                 "return_mean": (False, True), "return_std": (False, True)}
 SINGLE_GROUP = "all"
@@ -68,6 +72,7 @@ class Collection:
     curves: list[dict] = field(default_factory=list)              # ... and the curves of each learning row
     equal_steps: list[dict] = field(default_factory=list)         # pairs differing only in mode, at equal env steps
     learning_warnings: list[str] = field(default_factory=list)
+    stopped: pd.DataFrame = field(default_factory=pd.DataFrame)  # failed learning runs with their curve so far
     failed: list[dict] = field(default_factory=list)      # path, mode, num_envs, error
     skipped: list[dict] = field(default_factory=list)     # path, mode, num_envs, error (why it does not apply)
     bad: list[dict] = field(default_factory=list)         # path, reason
@@ -186,9 +191,10 @@ def _check_number(where: str, value, integer: bool, null: bool) -> None:
         raise ValueError(f"{where}: {kind}, expected {expected}")
 
 
-def _learning(value) -> Optional[dict]:
+def _learning(value, stopped: bool = False) -> Optional[dict]:
     """A result's `learning` record, checked: every field typed, the curve's lists of one length,
-    its env steps and wall seconds in order (they are interpolated); None for a non-learning job."""
+    its env steps and wall seconds in order (they are interpolated); None for a non-learning job.
+    A stopped run's record (`_stopped_learning`) may lack its throughput and setup time."""
     if value is None:
         return None
     if not isinstance(value, dict):
@@ -196,7 +202,7 @@ def _learning(value) -> Optional[dict]:
     for key, (integer, null) in LEARNING_FIELDS.items():
         if key not in value:
             raise ValueError(f"learning.{key}: missing")
-        _check_number(f"learning.{key}", value[key], integer, null)
+        _check_number(f"learning.{key}", value[key], integer, null or (stopped and key in UNFINISHED))
     curve = value.get("curve")
     if not isinstance(curve, dict) or not all(isinstance(curve.get(k), list) for k in CURVE):
         raise ValueError(f"learning.curve: expected an object of lists {', '.join(CURVE)}")
@@ -213,12 +219,34 @@ def _learning(value) -> Optional[dict]:
     return value
 
 
+def _stopped_learning(rec: dict) -> dict:
+    """A failed learning run's `learning_so_far` as a learning record: the curve up to the failure,
+    with the fields a finished run's record has read off that curve; no env_steps_per_s (the run
+    never finished its loop) and setup_s only where the setup had finished."""
+    curve = rec["learning_so_far"]["curve"]
+    sched = rec["config"]["schedule"]
+    window, target = sched.get("return_window"), sched.get("target_return")
+    returns = [(m, s) for m, s in zip(curve.get("return_mean") or [], curve.get("return_std") or []) if m is not None]
+    wall, steps = results.to_target(curve, window, target)
+    last = lambda k, empty: curve[k][-1] if curve.get(k) else empty  # noqa: E731
+    return _learning({
+        "total_env_steps": last("env_steps", 0), "target_return": target, "window": window,
+        "setup_s": rec["timing"].get("setup_s"), "wall_s": last("wall_s", 0.0), "env_steps_per_s": None,
+        "episodes": last("episodes", 0), "final_return_mean": returns[-1][0] if returns else None,
+        "final_return_std": returns[-1][1] if returns else None,
+        "time_to_target_s": wall, "env_steps_to_target": steps, "curve": curve}, stopped=True)
+
+
 def _job(path: Path, rec: dict) -> dict:
+    """One row of `Collection.jobs`; for a failed learning run with a curve, one of `stopped`."""
+    stopped = rec["status"] == "failed"
     flat = flatten(rec["config"])
     if "algo" in rec:  # the record's own field where the config predates agent.algo
         flat.setdefault("agent.algo", rec["algo"])
     flat = as_today(flat)
     flat["device"] = rec["device"]  # what it ran on, not "auto"
+    if stopped and rec["device"] == "auto":  # a failed job's file from before the runner kept its device
+        flat["device"] = "cuda" if rec["provenance"].get("gpu") else "cpu"  # auto's own rule, as the job saw it
     ident = identity(flat)
     # groups as the schema's default (or the record's own field) where the mode config lacks it,
     # so files with and without the key share one row
@@ -229,9 +257,10 @@ def _job(path: Path, rec: dict) -> dict:
         "path": str(path), "identity": json.dumps(ident, sort_keys=True), "ident": ident,
         "mode_name": mode_cfg.pop("name", rec["mode"]), "mode_cfg": mode_cfg,
         "groups": int(mode_cfg["groups"]), "num_envs": int(rec["num_envs"]),
-        "round": int(flat.get("round", 0) or 0), "reps": [float(x) for x in rec["throughput"]["reps"]],
+        "round": int(flat.get("round", 0) or 0),
+        "reps": [] if stopped else [float(x) for x in rec["throughput"]["reps"]],
         "frameskip": flat.get("env.frameskip", rec.get("frameskip")),
-        "game": rec["game"], "agent": rec["agent"], "device": rec["device"],
+        "game": rec["game"], "agent": rec["agent"], "device": flat["device"],
         "backend": flat["env.backend"], "runtime": flat["agent.runtime"],
         "gpu": rec["provenance"].get("gpu"), "host": rec["provenance"].get("host"),
         "cpus": rec["provenance"].get("cpu_count"),
@@ -242,7 +271,8 @@ def _job(path: Path, rec: dict) -> dict:
         "mhz": np.mean(_readings(machine, "cpu_mhz")),
         "phases": (rec.get("phases") or {}).get("ms_per_loop_step"),
         "algo": flat["agent.algo"], "network": flat.get("agent.name"), "seed": flat.get("seed"),
-        "learning": _learning(rec.get("learning")),
+        "learning": _stopped_learning(rec) if stopped else _learning(rec.get("learning")),
+        "stopped": rec["error"] if stopped else None,
     }
 
 
@@ -285,7 +315,7 @@ def load_jobs(paths: list[Path]) -> tuple[Collection, list[tuple[Path, dict]]]:
     records, duplicates = _drop_duplicates(records)
     jobs = []
     for path, rec in records:
-        if rec["status"] != "ok":
+        if rec["status"] != "ok" and not (rec["status"] == "failed" and rec.get("learning_so_far")):
             continue
         try:
             jobs.append(_job(path, rec))
@@ -296,9 +326,11 @@ def load_jobs(paths: list[Path]) -> tuple[Collection, list[tuple[Path, dict]]]:
                    skipped=[_listing(p, r) for p, r in records if r["status"] == "skipped"],
                    bad=sorted(bad, key=lambda b: b["path"]), duplicates=duplicates,
                    no_result=find_unfinished(paths), missing=[str(p) for p in paths if not p.exists()])
-    if not c.jobs.empty:
+    if not c.jobs.empty:  # named together, so that a stopped run's group is its finished seeds' group
         _name_groups(c.jobs)
         _label_modes(c.jobs)
+        done = c.jobs["stopped"].isna()
+        c.jobs, c.stopped = c.jobs[done].reset_index(drop=True), c.jobs[~done].reset_index(drop=True)
     return c, records
 
 

@@ -119,6 +119,28 @@ def _final_cell(r) -> str:
     return f"{_ret(r.final_iqm)} [{_ret(r.final_lo)}, {_ret(r.final_hi)}]" + (f" ({k} seeds: wide)" if k <= 3 else "")
 
 
+def _num(x, spec: str) -> str:
+    return "n/a" if pd.isna(x) else format(x, spec)
+
+
+def _seeds_cell(r) -> str:
+    return str(r.seeds) + (f" (+{r.stopped_seeds} stopped early)" if r.stopped_seeds else "")
+
+
+def _seed_final_cell(r) -> str:
+    """A seed's last return; a stopped seed's is where its job failed, so it says so."""
+    ret = "n/a" if pd.isna(r.final_return_mean) else f"{_ret(r.final_return_mean)} ± {_ret(r.final_return_std)}"
+    return ret if pd.isna(r.stopped) else f"{ret} (stopped early: job failed)"
+
+
+def _seed_target_cell(r, value, show) -> str:
+    if pd.isna(r.target_return):
+        return "no target"
+    if pd.isna(value) and pd.notna(r.stopped):
+        return "not before it stopped"
+    return show(value)
+
+
 def _to_target_cell(r, median: float, per_seed: str, show) -> str:
     if pd.isna(r.target_return):
         return "no target"
@@ -133,20 +155,19 @@ def _learning_markdown(c: Collection) -> list[str]:
     conf = lambda r: [r.group] if several else []  # noqa: E731
     first = ["configuration"] if several else []
     lines = ["**Learning** (returns of the learning runs; seeds pooled per configuration)", ""]
-    rows = [conf(r) + [r.mode, str(r.num_envs), str(r.seeds), _final_cell(r),
+    rows = [conf(r) + [r.mode, str(r.num_envs), _seeds_cell(r), _final_cell(r),
                        "none" if pd.isna(r.target_return) else _ret(r.target_return),
                        _to_target_cell(r, r.time_to_target_median, r.time_to_target_per_seed, _secs),
                        _to_target_cell(r, r.env_steps_to_target_median, r.env_steps_to_target_per_seed, _steps),
-                       f"{r.env_steps_per_s:.0f}", f"{r.setup_s:.1f}"] for r in c.learning.itertuples()]
+                       _num(r.env_steps_per_s, ".0f"), _num(r.setup_s, ".1f")] for r in c.learning.itertuples()]
     lines += _md_table(first + ["mode", "num_envs", "seeds", "final return: IQM [95% CI]", "target",
                                 "time to target s: median (per seed)", "env steps to target: median (per seed)",
                                 "env-steps/s", "setup s"], rows) + [""]
-    rows = [conf(r) + [r.mode, str(r.num_envs), str(r.seed),
-                       "n/a" if pd.isna(r.final_return_mean) else
-                       f"{_ret(r.final_return_mean)} ± {_ret(r.final_return_std)}",
-                       str(r.episodes), str(r.total_env_steps), _secs(r.time_to_target_s) if pd.notna(r.target_return)
-                       else "no target", _steps(r.env_steps_to_target) if pd.notna(r.target_return) else "no target",
-                       f"{r.env_steps_per_s:.0f}", f"{r.setup_s:.1f}", _secs(r.wall_s)] for r in c.seeds.itertuples()]
+    rows = [conf(r) + [r.mode, str(r.num_envs), str(r.seed), _seed_final_cell(r),
+                       str(r.episodes), str(r.total_env_steps), _seed_target_cell(r, r.time_to_target_s, _secs),
+                       _seed_target_cell(r, r.env_steps_to_target, _steps),
+                       _num(r.env_steps_per_s, ".0f"), _num(r.setup_s, ".1f"), _secs(r.wall_s)]
+            for r in c.seeds.itertuples()]
     lines += ["*Per seed*", ""] + _md_table(
         first + ["mode", "num_envs", "seed", "final return: mean ± std", "episodes", "env steps",
                  "time to target s", "env steps to target", "env-steps/s", "setup s", "wall s"], rows) + [""]
@@ -167,7 +188,9 @@ def _learning_markdown(c: Collection) -> list[str]:
               "1 there is none; time to target = job wall seconds (setup and compilation included) at the first "
               "update whose running mean over a full window reached the target, never = not reached (the median "
               "counts it as infinitely late); env-steps/s = the learning loop's (setup excluded), mean over seeds "
-              "(the throughput table pools the same seeds); agree = at those env steps the two IQMs differ by no "
+              "(the throughput table pools the same seeds); stopped early = a seed whose job failed part-way: "
+              "its curve counts up to the failure (curves, equal env steps), not in final return or time to "
+              "target; agree = at those env steps the two IQMs differ by no "
               "more than the wider of the two seed ranges (max - min over seeds)", ""]
     if c.learning_warnings:
         lines += ["*Learning warnings*", ""] + [f"- {w}" for w in _bounded(c.learning_warnings)] + [""]
