@@ -179,6 +179,8 @@ def test_equal_env_steps_iqm_spread_and_agreement():
     pts = at_equal_steps(tight, loose, [1000, 2000])
     assert pts["iqm_b"][0] > pts["max_a"][0]  # outside the tight side's range, within the loose side's spread
     assert pts["agree"].tolist() == [True, False]  # at 2000: 1.0 apart, each side's seeds within 0.2
+    alone = at_equal_steps(_rows([[0.0, 10.0]]), b, [1000, 2000])  # one seed: no spread, no verdict
+    assert alone["iqm_a"].tolist() == [0.0, 10.0] and alone["agree"].isna().all()
     early = _rows([[None, 10.0], [2.0, 12.0], [4.0, 20.0]])  # a seed with no episode yet: no figure there
     pts = at_equal_steps(early, b, [1000, 2000])
     assert np.isnan(pts["iqm_a"][0]) and pd.isna(pts["agree"][0]) and bool(pts["agree"][1])

@@ -170,14 +170,16 @@ def _final(sub: pd.DataFrame, x: str) -> float:
 def at_equal_steps(a: pd.DataFrame, b: pd.DataFrame, grid) -> pd.DataFrame:
     """Two configurations' seeds (rows of `seeds`) at common env steps: per grid point each side's
     IQM and seed range, and whether they agree: the IQMs differ by no more than the wider of the two
-    seed ranges, i.e. the modes differ no more than seeds of one mode do. (Not "each IQM inside the
+    seed ranges, i.e. the modes differ no more than seeds of one mode do; no verdict (NaN) with one
+    seed a side. (Not "each IQM inside the
     other's range": three seeds of one mode can land within 0.1 of each other, early in Pong
     when all lose 21-0, and a difference of 0.03 then read as disagreement.)"""
     grid = np.asarray(grid, dtype=float)
     sa, sb = (_across_seeds(np.array([curve_on(lr, "env_steps", grid) for lr in s["learning"]])) for s in (a, b))
     out = pd.DataFrame({"env_steps": grid, **{f"{k}_a": v for k, v in sa.items()},
                         **{f"{k}_b": v for k, v in sb.items()}})
-    known = out[["iqm_a", "iqm_b"]].notna().all(axis=1)
+    # one seed a side has no spread to compare with: no verdict rather than "no" on any difference
+    known = out[["iqm_a", "iqm_b"]].notna().all(axis=1) & (min(len(a), len(b)) >= 2)
     spread = np.maximum(out["max_a"] - out["min_a"], out["max_b"] - out["min_b"])
     agree = (out["iqm_a"] - out["iqm_b"]).abs() <= spread
     out["agree"] = agree.where(known)  # NaN where a seed had no finished episode yet

@@ -191,7 +191,8 @@ def _learning_markdown(c: Collection) -> list[str]:
               "(the throughput table pools the same seeds); stopped early = a seed whose job failed part-way: "
               "its curve counts up to the failure (curves, equal env steps), not in final return or time to "
               "target; agree = at those env steps the two IQMs differ by no "
-              "more than the wider of the two seed ranges (max - min over seeds)", ""]
+              "more than the wider of the two seed ranges (max - min over seeds); n/a = a seed with no finished "
+              "episode yet, or one seed a side (no spread to compare with)", ""]
     if c.learning_warnings:
         lines += ["*Learning warnings*", ""] + [f"- {w}" for w in _bounded(c.learning_warnings)] + [""]
     return lines
