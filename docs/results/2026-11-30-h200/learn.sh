@@ -18,13 +18,16 @@ if [ "$phase" = solo ]; then
 fi
 if [ "$phase" = seeds ]; then
   # the learn preset's settings (minibatches of 256 samples at any NUM_ENVS); six jobs share the CPUs
-  envs=${6:-32} gpus=$(nvidia-smi -L 2>/dev/null | wc -l) job=0
-  for mode in ${3:-step async}; do
+  envs=${6:-32} gpus=$(nvidia-smi -L 2>/dev/null | wc -l) job=0 modes=(${3:-step async})
+  # the jobs' emulator threads together within the cores: with more threads than cores ale-py
+  # 0.12.1's async batches were seen to repeat an env (results README, run 4); run 4 did not do this
+  threads=$(( $(nproc) / (${#modes[@]} * 3) )); threads=$(( threads > 0 ? threads : 1 ))
+  for mode in "${modes[@]}"; do
     for seed in 1 2 3; do
       # on a machine with several GPUs the jobs take turns (CUDA_VISIBLE_DEVICES)
       gpu=$(( job % (gpus > 0 ? gpus : 1) )); job=$(( job + 1 ))
       # max_seconds ends a run cleanly with its curve; timeout is only the backstop
-      CUDA_VISIBLE_DEVICES=$gpu timeout $(( ${5:-280} + 60 )) python run.py +preset=learn mode=$mode seed=$seed env.num_envs=$envs \
+      CUDA_VISIBLE_DEVICES=$gpu timeout $(( ${5:-280} + 60 )) python run.py +preset=learn mode=$mode seed=$seed env.num_envs=$envs env.num_threads=$threads \
         agent.num_minibatches=$(( envs / 2 )) schedule.total_env_steps="${4:-4000000}" schedule.max_seconds="${5:-280}" \
         hydra.run.dir="$out/seeds/${mode}_seed$seed" \
         > "$out/seeds_${mode}_${seed}.log" 2>&1 &
