@@ -44,8 +44,8 @@ def check_batch(ids: np.ndarray, num_envs: int) -> None:
         raise DuplicateEnvError(
             f"the vector env returned env {', '.join(map(str, values[counts > 1]))} more than once in one batch of "
             f"{len(ids)} of {num_envs} envs ({ids.tolist()}): it has lost track of its envs and the run "
-            f"cannot go on. ale-py 0.12.1's async batches do this when more emulator threads run than "
-            f"the machine has cores (jobs side by side); see the README's known limitations")
+            f"cannot go on. ale-py 0.12.1's async batches were seen doing this when more emulator threads "
+            f"ran than the machine had cores (jobs side by side); see the README's known limitations")
 
 
 class TorchEnvs:
