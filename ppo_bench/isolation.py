@@ -100,8 +100,10 @@ def signals_deferred() -> Iterator[None]:
 
 
 def _sigint_ignored() -> Any:
-    """Ignore Ctrl-C while starting the child: an ignored signal stays ignored through exec,
-    so the child ignores it from its first instruction and the parent alone decides."""
+    """Ignore Ctrl-C while starting the child: an ignored signal stays ignored through exec and
+    fork, so a fork server started here, and a spawned child, ignore it from their first
+    instruction and the parent alone decides (`_child_main` ignores it too, for a server that
+    was started before)."""
     return _handled(signal.SIGINT, signal.SIG_IGN)
 
 

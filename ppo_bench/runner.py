@@ -296,13 +296,14 @@ def _measure(cfg: DictConfig, started: float, progress: Progress) -> dict:
     t = time.perf_counter()
     driver = make_driver(cfg, device)
     setup_s = time.perf_counter() - t
+    start = {"startup_s": startup_s, "setup_s": setup_s}
     # what a failed job's record still says: where it ran and what its start cost
     progress.send("partial", "device", str(device))
-    progress.send("partial", "timing", {"startup_s": startup_s, "setup_s": setup_s})
+    progress.send("partial", "timing", start)
     driver.step = progress.counting(driver.step)
     run = _learn if cfg.schedule.total_env_steps is not None else _timed
     fields = run(cfg, driver, device, started, progress)
-    fields["timing"] = {"startup_s": startup_s, "setup_s": setup_s, **fields["timing"]}
+    fields["timing"] = {**start, **fields["timing"]}
     return fields
 
 
