@@ -31,6 +31,11 @@ compared or merged is decided by the configs, not by where the files lie:
   does not apply, never a failure), unusable files, job folders without a
   result and paths that do not exist are listed in table.md.
 
+Groups that differ only in `env.backend` are also put side by side (a section of table.md and
+backends.csv): per configuration, mode and num_envs, each backend's throughput and its ratio to
+ale-py's, unpaired over the pooled reps and paired by round, so one table says which backend
+serves the loop best.
+
 Jobs run with `schedule.profile=true` also give a table of where the loop
 step's time goes (phases.csv, and a section of table.md), averaged over rounds.
 

@@ -67,6 +67,7 @@ class Collection:
     jobs: pd.DataFrame       # one row per ok result file (one per measurement: duplicates dropped)
     runs: pd.DataFrame       # one row per repetition (long form)
     phases: pd.DataFrame     # ms per loop step by phase, one row per group x mode x num_envs (profiled jobs)
+    backends: pd.DataFrame = field(default_factory=pd.DataFrame)  # backends side by side, ratios to ale-py
     learning: pd.DataFrame = field(default_factory=pd.DataFrame)  # learning runs: one row per group x mode x num_envs
     seeds: pd.DataFrame = field(default_factory=pd.DataFrame)     # ... and one row per learning job (seed)
     curves: list[dict] = field(default_factory=list)              # ... and the curves of each learning row

@@ -1,5 +1,9 @@
 """A collection as text and files: table.md, the chart arrays, and the out dir they go into.
 
+Configurations that differ only in env.backend add a "Backends side by side" section to
+table.md (each backend's throughput beside ale-py's, with its ratio to it) and backends.csv
+(full precision); in side_by_side.json the ratios are arrays too.
+
 Learning runs add a Learning section to table.md, returns.csv (one row per configuration,
 full precision, the per-seed figures as JSON lists), returns.json (every seed's curve and
 the IQM curves) and two figures; a collection without learning runs has none of them.
@@ -24,12 +28,12 @@ from .. import results
 from .load import SINGLE_GROUP, CollectError, Collection
 from .learning import ACCEPT_SEEDS, RESAMPLES
 from .plots import _matplotlib, curve_label, plot_returns, plot_side_by_side, plot_throughput
-from .tables import PHASE_COLUMNS, PROBES, _order, _ratio
+from .tables import PHASE_COLUMNS, PROBES, REFERENCE_BACKEND, _order, _ratio
 
 JS_NAMES = {"step": "stepRaw", "sendrecv": "recvRaw", "async": "asyncRaw",
             "env_only": "envOnlyRaw", "agent_only": "agentOnlyRaw"}
 MAX_LISTED = 20  # lines of a warning list in table.md; the rest is counted
-SUMMARY_FILES = ("table.csv", "table.md", "phases.csv")  # what a collection writes into its out dir
+SUMMARY_FILES = ("table.csv", "table.md", "phases.csv", "backends.csv")  # what a collection writes in its out dir
 CHART_FILES = ("chart.json", "chart.js", "throughput.png")  # ... and per group (in the out dir when one)
 SIDE_BY_SIDE_FILES = ("side_by_side.json", "side_by_side.js", "side_by_side.png")
 LEARNING_FILES = ("returns.csv", "returns.json", "returns_vs_env_steps.png", "returns_vs_wall_s.png")
@@ -37,10 +41,18 @@ LEARNING_FILES = ("returns.csv", "returns.json", "returns_vs_env_steps.png", "re
 FOOTER = ("env-steps/s; ± = 95% t half-width over {n} reps; (!) = CV > 10%; speedup = ratio of "
           "geometric means with a 95% Welch t-interval on log throughput; paired = per-round ratios "
           "of back-to-back jobs, t-interval on log ratios")
+BACKENDS_FOOTER = ("env-steps/s, mean over the pooled reps of every round; configurations that differ only in "
+                   "env.backend; <backend>/ale = ratio to ale-py: ratio of geometric means with a 95% Welch "
+                   "t-interval on log throughput; paired = per round with both, the ratio of the two jobs' mean "
+                   "reps, t-interval on log ratios (2 rounds or more); empty = that backend did not run there")
+
+
+def _decimals(x: float) -> int:
+    return 0 if x >= 100 else 1 if x >= 10 else 2  # keep a slow job's interval visible
 
 
 def _mean_cell(r) -> str:
-    d = 0 if r.mean >= 100 else 1 if r.mean >= 10 else 2  # keep a slow job's interval visible
+    d = _decimals(r.mean)
     cell = f"{r.mean:.{d}f}" if pd.isna(r.ci95) else f"{r.mean:.{d}f} ± {r.ci95:.{d}f}"
     return cell + (" (!)" if r.noisy else "")
 
@@ -82,6 +94,31 @@ def _limit_gaps(t: pd.DataFrame) -> list[str]:
         return []
     return [""] + [f"- no limit for {mode} at num_envs {', '.join(map(str, sorted(s['num_envs'])))}: {missing} "
                    "not measured" for (mode, missing), s in gaps.groupby(["mode", "limit_missing"], sort=False)]
+
+
+def _backends_markdown(b: pd.DataFrame) -> list[str]:
+    """One table of every backend beside ale-py's, so that which backend serves the loop best is read in one place."""
+    if b.empty:
+        return []
+    others = _other_backends(b)
+    paired = [o for o in others if b[f"{o}_paired"].notna().any()]
+    several = b["configuration"].nunique() > 1
+    header = ((["configuration"] if several else []) + ["mode", "num_envs", REFERENCE_BACKEND, *others]
+              + [f"{o}/{REFERENCE_BACKEND}" for o in others] + [f"{o}/{REFERENCE_BACKEND} paired" for o in paired])
+    rows = []
+    for r in b.to_dict("records"):
+        means = [r[f"{k}_mean"] for k in [REFERENCE_BACKEND, *others]]
+        thr = ["" if pd.isna(x) else f"{x:.{_decimals(x)}f}" for x in means]
+        rows.append(([r["configuration"]] if several else []) + [r["mode"], str(r["num_envs"]), *thr]
+                    + [_ratio(r[f"{o}_ratio"], r[f"{o}_lo"], r[f"{o}_hi"]) for o in others]
+                    + [_ratio(r[f"{o}_paired"], r[f"{o}_paired_lo"], r[f"{o}_paired_hi"]) for o in paired])
+    title = "**Backends side by side** (ratios are to ale-py; paired = per-round ratios of jobs of the same round)"
+    return [title, ""] + _md_table(header, rows) + ["", BACKENDS_FOOTER, ""]
+
+
+def _other_backends(b: pd.DataFrame) -> list[str]:
+    """The backends compared with ale-py, read off the side-by-side table's `<backend>_mean` columns."""
+    return [c[:-len("_mean")] for c in b.columns if c.endswith("_mean") and c != f"{REFERENCE_BACKEND}_mean"]
 
 
 def _phases_markdown(phases: pd.DataFrame) -> list[str]:
@@ -213,6 +250,7 @@ def render(c: Collection, baseline: Optional[Path]) -> str:
             lines += _group_markdown(c.table[c.table["group"] == g]) + [""]
         ns = sorted(c.table["n"].unique())
         lines += [FOOTER.format(n=ns[0] if len(ns) == 1 else f"{ns[0]}-{ns[-1]}"), ""]
+    lines += _backends_markdown(c.backends)
     lines += _phases_markdown(c.phases)
     lines += _learning_markdown(c)
     job = lambda f: f"{f['path']} ({f['mode']}, num_envs={f['num_envs']}): {f['error']}"  # noqa: E731
@@ -240,11 +278,13 @@ def render(c: Collection, baseline: Optional[Path]) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
+def _camel(text: str) -> str:
+    parts = [p for p in re.split(r"[^0-9A-Za-z]+", text) if p]
+    return parts[0].lower() + "".join(p[:1].upper() + p[1:] for p in parts[1:])
+
+
 def js_name(label: str) -> str:
-    if label in JS_NAMES:
-        return JS_NAMES[label]
-    parts = [p for p in re.split(r"[^0-9A-Za-z]+", label) if p]
-    return parts[0].lower() + "".join(p[:1].upper() + p[1:] for p in parts[1:]) + "Raw"
+    return JS_NAMES.get(label) or _camel(label) + "Raw"
 
 
 def chart(t: pd.DataFrame, jobs: pd.DataFrame, group: str) -> dict:
@@ -264,9 +304,10 @@ def chart(t: pd.DataFrame, jobs: pd.DataFrame, group: str) -> dict:
     return out
 
 
-def side_by_side(t: pd.DataFrame, charts: dict[str, dict]) -> dict:
+def side_by_side(t: pd.DataFrame, charts: dict[str, dict], backends: pd.DataFrame) -> dict:
     """Every group's chart arrays in one chart, named `<mode> <group>` (e.g. stepEnvBackendEnvpoolRaw);
-    `meta.groups` says which arrays are whose, with each group's own meta."""
+    `meta.groups` says which arrays are whose, with each group's own meta. With backends side by
+    side, each other backend's ratio to ale-py too (`backend_ratios`), named in `meta.ratios`."""
     out: dict = {}
     metas = {}
     for g, one in charts.items():
@@ -274,7 +315,32 @@ def side_by_side(t: pd.DataFrame, charts: dict[str, dict]) -> dict:
         names = {js_name(f"{m} {g}"): one[js_name(m)] for m in modes}
         out.update(names)
         metas[g] = {"arrays": list(names), **one["meta"]}
+    ratios = backend_ratios(backends)
+    out.update(ratios)
     out["meta"] = {"unit": results.UNIT, "groups": metas}
+    if ratios:
+        out["meta"]["ratios"] = {"arrays": list(ratios), "over": REFERENCE_BACKEND,
+                                 "paired": "per-round ratios of jobs of the same round; null under 2 rounds"}
+    return out
+
+
+def backend_ratios(b: pd.DataFrame) -> dict:
+    """Per other backend and mode, its ratio to ale-py by num_envs ({n, ratio, lo, hi, paired, paired_lo,
+    paired_hi}, 3 decimals, null where there is none), named `<backend> over ale <mode>` (e.g.
+    envpoolOverAleAsyncGroups2), the configuration added where the table has several."""
+    out: dict = {}
+    if b.empty:
+        return out
+    several = b["configuration"].nunique() > 1
+    r3 = lambda x: None if pd.isna(x) else round(float(x), 3)  # noqa: E731
+    others = _other_backends(b)
+    for (conf, mode), s in b.groupby(["configuration", "mode"], sort=False):
+        for o in others:
+            ran = s[s[f"{o}_ratio"].notna()].sort_values("num_envs")
+            if not ran.empty:
+                name = _camel(f"{o} over {REFERENCE_BACKEND} {mode}" + (f" {conf}" if several else ""))
+                out[name] = [{"n": int(r["num_envs"]), **{k: r3(r[f"{o}_{k}"]) for k in (
+                    "ratio", "lo", "hi", "paired", "paired_lo", "paired_hi")}} for r in ran.to_dict("records")]
     return out
 
 
@@ -287,7 +353,7 @@ def chart_js(ch: dict) -> str:
     for name, points in ch.items():
         if name == "meta":
             continue
-        body = "".join(f"  {{ n: {p['n']}, thr: {p['thr']}, thr_lo: {p['thr_lo']}, thr_hi: {p['thr_hi']} }},\n"
+        body = "".join("  { " + ", ".join(f"{k}: {json.dumps(v, default=_py)}" for k, v in p.items()) + " },\n"
                        for p in points)
         parts.append(f"const {name} = [\n{body}];\n")
     parts.append(f"const chartMeta = {json.dumps(ch['meta'], default=_py)};\n")
@@ -305,6 +371,8 @@ def write_summary(c: Collection, out: Path, plot: bool) -> None:
     out.mkdir(parents=True, exist_ok=True)
     remove_earlier(out)
     c.table.to_csv(out / "table.csv", index=False)
+    if not c.backends.empty:
+        c.backends.to_csv(out / "backends.csv", index=False)
     if not c.phases.empty:
         c.phases.to_csv(out / "phases.csv", index=False)
     (out / "table.md").write_text(c.markdown)
@@ -317,7 +385,7 @@ def write_summary(c: Collection, out: Path, plot: bool) -> None:
     charts = {g: chart(c.table[c.table["group"] == g], c.jobs, g) for g in groups}
     if len(groups) > 1:
         json_name, js_file, png_name = SIDE_BY_SIDE_FILES
-        _write_chart(side_by_side(c.table, charts), out / json_name, out / js_file)
+        _write_chart(side_by_side(c.table, charts, c.backends), out / json_name, out / js_file)
         if can_plot:
             plot_side_by_side(c.table, out / png_name, "PPO loop throughput by configuration")
     if not c.learning.empty:

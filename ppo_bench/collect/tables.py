@@ -4,8 +4,9 @@ From the jobs that load read, in memory: per group x mode x num_envs the pooled 
 their interval (table.csv's rows), the speed-up over step (unpaired, and paired per round,
 with a warning where the two jobs compared saw a different machine), the limit the probes
 set and the loop's efficiency against it, the jobs measured while another job ran or the
-machine was overloaded, the phase table of profiled jobs, and the comparison with a
-baseline. Figures keep full precision here; render rounds them.
+machine was overloaded, the phase table of profiled jobs, the backends side by side (each
+backend's throughput beside ale-py's where configurations differ only in env.backend), and
+the comparison with a baseline. Figures keep full precision here; render rounds them.
 """
 
 from __future__ import annotations
@@ -20,10 +21,11 @@ import pandas as pd
 
 from .. import stats
 from ..phases import PHASES
-from .load import BASELINE_COLUMNS, CollectError, Collection, _read_table, _run_window, load_jobs
+from .load import BASELINE_COLUMNS, CollectError, Collection, _name_groups, _read_table, _run_window, load_jobs
 
 MODE_ORDER = ("step", "sendrecv", "async", "env_only", "agent_only")
 PROBES = ("env_only", "agent_only")  # each measures one side alone; together they bound the loop
+REFERENCE_BACKEND = "ale"  # ale-py: what the other env backends are compared with
 NOISY_CV = 0.10
 CELLS_LISTED = 8  # mode x num_envs cells named on one warning line
 PHASE_COLUMNS = [*PHASES, "drain", "other"]
@@ -75,7 +77,9 @@ def _speedups(table: pd.DataFrame, jobs: pd.DataFrame) -> list[str]:
         unpaired, paired, rounds = {}, {}, 0
         if r.mode != "step" and r.mode_name not in PROBES and base is not None:
             unpaired = stats.ratio_interval(reps[(r.group, r.mode, r.num_envs)], base)
-            ratios, notes = _round_ratios(cells[(r.group, r.num_envs)], r)
+            cell = cells[(r.group, r.num_envs)]
+            ratios, notes = _round_ratios(cell[cell["mode"] == r.mode], cell[cell["mode"] == "step"],
+                                          f"{r.group} n={r.num_envs}", f"{r.mode} vs step")
             warnings += notes
             rounds = len(ratios)
             if rounds >= 2:
@@ -88,21 +92,21 @@ def _speedups(table: pd.DataFrame, jobs: pd.DataFrame) -> list[str]:
     return warnings
 
 
-def _round_ratios(cell: pd.DataFrame, row) -> tuple[list[float], list[str]]:
-    """Per round with both, the row's mode over step (each side's jobs pooled), and machine warnings."""
-    mine = dict(list(cell[cell["mode"] == row.mode].groupby("round")))
-    steps = dict(list(cell[cell["mode"] == "step"].groupby("round")))
+def _round_ratios(a: pd.DataFrame, b: pd.DataFrame, where: str, what: str) -> tuple[list[float], list[str]]:
+    """Per round with both, a over b (each side's jobs pooled), and a machine warning per pair of
+    compared jobs that saw a different machine ("<where> round <r>: <what>: ...")."""
+    mine, base = dict(list(a.groupby("round"))), dict(list(b.groupby("round")))
     ratios, warnings = [], []
-    for rnd in sorted(mine.keys() & steps.keys()):
-        a, b = mine[rnd], steps[rnd]
-        ratios.append(np.mean(_pooled(a["reps"])) / np.mean(_pooled(b["reps"])))
-        warnings += [w for ja in a.itertuples() for jb in b.itertuples()
-                     if (w := _machine_warning(row, rnd, ja, jb))]
+    for rnd in sorted(mine.keys() & base.keys()):
+        x, y = mine[rnd], base[rnd]
+        ratios.append(np.mean(_pooled(x["reps"])) / np.mean(_pooled(y["reps"])))
+        warnings += [f"{where} round {rnd}: {what}: {why} ({ja.path}, {jb.path})"
+                     for ja in x.itertuples() for jb in y.itertuples() if (why := _machine_warning(ja, jb))]
     return ratios, warnings
 
 
-def _machine_warning(row, rnd: int, a, b) -> Optional[str]:
-    """Two compared jobs that saw a different machine: their ratio is suspect.
+def _machine_warning(a, b) -> Optional[str]:
+    """What differed in the machine two compared jobs saw (None: nothing): their ratio is suspect.
 
     Load: the 1-minute load averages differ by more than a quarter of the cores (1.0 when the
     core count is unknown) and by more than 50% of the lower; clock: the mean CPU MHz differ by
@@ -115,9 +119,66 @@ def _machine_warning(row, rnd: int, a, b) -> Optional[str]:
         why.append(f"load {a.load:.2f} vs {b.load:.2f}")
     if pd.notna(a.mhz) and pd.notna(b.mhz) and abs(a.mhz - b.mhz) > 0.10 * min(a.mhz, b.mhz):
         why.append(f"cpu MHz {a.mhz:.0f} vs {b.mhz:.0f}")
-    if not why:
-        return None
-    return f"{row.group} n={row.num_envs} round {rnd}: {row.mode} vs step: {'; '.join(why)} ({a.path}, {b.path})"
+    return "; ".join(why) or None
+
+
+def _mode_label(name: str, cfg: dict) -> str:
+    """A mode and its settings, groups=1 left out (async[groups=2], step): one label for every backend,
+    where `mode` labels a mode only by the settings that differ within its own group."""
+    shown = {k: v for k, v in sorted(cfg.items()) if not (k == "groups" and v == 1)}
+    return name + (f"[{','.join(f'{k}={v}' for k, v in shown.items())}]" if shown else "")
+
+
+def _backends(jobs: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
+    """Every backend's throughput beside ale-py's, and its ratio to it, where configurations differ
+    only in env.backend; and the machine warnings of the jobs compared.
+
+    Which backend serves a PPO loop best is read at one mode and num_envs, so a row is one
+    configuration (the identity without env.backend, named by the keys in which the rows'
+    configurations differ) x mode x num_envs where ale and at least one other backend ran:
+    `<backend>_mean` the pooled reps' mean (empty where that backend did not run), then per other
+    backend the unpaired ratio over the pooled reps (`_ratio`, `_lo`, `_hi`) and the paired one
+    over the rounds with both (`_paired`, `_paired_lo`, `_paired_hi`, `_rounds`; 2 rounds or more).
+    Empty when no configuration ran on ale and on another backend.
+    """
+    rest = [json.dumps({k: v for k, v in i.items() if k != "env.backend"}, sort_keys=True) for i in jobs["ident"]]
+    j = jobs.assign(rest=rest, mode_label=[_mode_label(n, m) for n, m in zip(jobs["mode_name"], jobs["mode_cfg"])])
+    compared = j.groupby("rest")["backend"].transform(lambda b: REFERENCE_BACKEND in set(b) and b.nunique() > 1)
+    j = j[compared.astype(bool)].copy()
+    if j.empty:
+        return pd.DataFrame(), []
+    names = pd.DataFrame({"identity": j["rest"], "ident": [json.loads(r) for r in j["rest"]]})
+    _name_groups(names)
+    j["configuration"] = names["group"].to_numpy()
+    others = sorted(set(j["backend"]) - {REFERENCE_BACKEND})
+    rows, warnings = [], []
+    for (conf, mode, n), cell in j.groupby(["configuration", "mode_label", "num_envs"]):
+        by = dict(list(cell.groupby("backend")))
+        ref = by.get(REFERENCE_BACKEND)
+        if ref is None or len(by) < 2:
+            continue
+        row = {"configuration": conf, "mode": mode, "num_envs": n}
+        row.update({f"{b}_mean": np.mean(_pooled(by[b]["reps"])) if b in by else np.nan
+                    for b in (REFERENCE_BACKEND, *others)})
+        for b in others:
+            unpaired, paired, rounds = {}, {}, 0
+            if b in by:
+                unpaired = stats.ratio_interval(_pooled(by[b]["reps"]), _pooled(ref["reps"]))
+                ratios, notes = _round_ratios(by[b], ref, f"{conf} {mode} n={n}", f"{b} vs {REFERENCE_BACKEND}")
+                warnings += notes
+                rounds = len(ratios)
+                if rounds >= 2:
+                    paired = stats.paired_ratio_interval(ratios)
+            for c, v in (("ratio", unpaired.get("ratio")), ("lo", unpaired.get("lo")), ("hi", unpaired.get("hi")),
+                         ("paired", paired.get("ratio")), ("paired_lo", paired.get("lo")),
+                         ("paired_hi", paired.get("hi")), ("rounds", rounds)):
+                row[f"{b}_{c}"] = np.nan if v is None else v
+        rows.append(row)
+    if not rows:
+        return pd.DataFrame(), warnings
+    table = pd.DataFrame(rows)
+    table["_o"] = table["mode"].map(_order)
+    return table.sort_values(["configuration", "_o", "num_envs"]).drop(columns="_o").reset_index(drop=True), warnings
 
 
 def _phases(jobs: pd.DataFrame) -> pd.DataFrame:
@@ -247,6 +308,8 @@ def build(paths: list[Path]) -> Collection:
     c.contention = _stretches(jobs, windows)
     c.table = _summarise(jobs)
     c.machine_warnings = _speedups(c.table, jobs)
+    c.backends, notes = _backends(jobs)
+    c.machine_warnings += notes
     _limits(c.table)
     c.overloaded = _overloaded(jobs)
     flags = jobs.groupby(["group", "mode", "num_envs"])[["contended", "overloaded"]].any().reset_index()

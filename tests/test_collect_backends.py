@@ -1,0 +1,128 @@
+"""Backends side by side: configurations that differ only in env.backend, each backend's ratio to ale-py.
+
+Expected figures are worked out here (welch_log, paired_log: scipy.stats.t.ppf on hand-computed
+logs), not by calling ppo_bench.stats.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from ppo_bench.collect import collect
+from test_collect import paired_log, welch_log, write
+
+ALE = {0: [100.0, 104.0], 1: [90.0, 94.0]}      # round -> reps of the async[groups=2] job
+ENVPOOL = {0: [150.0, 154.0], 1: [120.0, 126.0]}
+
+
+def agent(runtime):
+    return {"name": "nature_cnn", "runtime": runtime, "num_steps": 128}
+
+
+def run(root, backend, mode="async", n=8, reps=(100.0, 100.0), rnd=0, runtime="compiled", **kw):
+    write(root, f"{backend}-{runtime}-{mode}-{n}-r{rnd}", mode=mode, n=n, groups=2 if mode == "async" else 1,
+          round=rnd, reps=reps, sched_reps=len(reps), env_extra={"backend": backend}, agent=agent(runtime), **kw)
+
+
+def test_two_backends_two_rounds_paired_is_the_geometric_mean_of_round_ratios(tmp_path, capsys):
+    for backend, by_round in (("ale", ALE), ("envpool", ENVPOOL)):
+        for rnd, reps in by_round.items():
+            run(tmp_path / "runs", backend, reps=reps, rnd=rnd)
+            run(tmp_path / "runs", backend, mode="step", reps=[r / 2 for r in reps], rnd=rnd)
+    out = tmp_path / "summary"
+    c = collect([tmp_path / "runs"], out_dir=out, plot=False)
+    assert sorted(c.table["group"].unique()) == ["env.backend=ale", "env.backend=envpool"]  # still apart
+    b = c.backends
+    assert list(zip(b["configuration"], b["mode"], b["num_envs"])) == [
+        ("all", "step", 8), ("all", "async[groups=2]", 8)]
+    a = b.iloc[1]
+    assert (a["ale_mean"], a["envpool_mean"]) == (97.0, 137.5)
+    ratio, lo, hi = welch_log(ENVPOOL[0] + ENVPOOL[1], ALE[0] + ALE[1])
+    assert (a["envpool_ratio"], a["envpool_lo"], a["envpool_hi"]) == (
+        pytest.approx(ratio), pytest.approx(lo), pytest.approx(hi))
+    per_round = [152 / 102, 123 / 92]  # ratio of the jobs' mean reps, per round
+    p, plo, phi = paired_log(per_round)
+    assert a["envpool_paired"] == pytest.approx(math.sqrt(per_round[0] * per_round[1]))
+    assert (a["envpool_paired"], a["envpool_paired_lo"], a["envpool_paired_hi"], a["envpool_rounds"]) == (
+        pytest.approx(p), pytest.approx(plo), pytest.approx(phi), 2)
+    assert b.iloc[0]["envpool_paired"] == pytest.approx(math.sqrt(per_round[0] * per_round[1]))  # step: halves
+
+    md = capsys.readouterr().out
+    section = md.split("**Backends side by side**")[1]
+    assert "| mode | num_envs | ale | envpool | envpool/ale | envpool/ale paired |" in section
+    assert (f"| async[groups=2] | 8 | 97.0 | 138 | {ratio:.2f}x [{lo:.2f}, {hi:.2f}] | "
+            f"{p:.2f}x [{plo:.2f}, {phi:.2f}] |") in section
+    assert "ratio to ale-py" in section and "configuration |" not in section  # one configuration: no column
+    csv = pd.read_csv(out / "backends.csv")
+    assert csv.loc[1, "envpool_paired"] == pytest.approx(p, rel=1e-12)  # full precision
+    ch = json.loads((out / "side_by_side.json").read_text())
+    assert ch["envpoolOverAleAsyncGroups2"] == [{"n": 8, "ratio": round(ratio, 3), "lo": round(lo, 3),
+                                                 "hi": round(hi, 3), "paired": round(p, 3),
+                                                 "paired_lo": round(plo, 3), "paired_hi": round(phi, 3)}]
+    assert ch["meta"]["ratios"]["arrays"] == ["envpoolOverAleStep", "envpoolOverAleAsyncGroups2"]
+    assert "const envpoolOverAleAsyncGroups2 = [\n  { n: 8, ratio: " in (out / "side_by_side.js").read_text()
+
+
+def test_a_backend_compared_on_another_machine_state_is_warned(tmp_path):
+    for rnd in (0, 1):
+        run(tmp_path, "ale", rnd=rnd)
+        run(tmp_path, "envpool", rnd=rnd, reps=(150.0, 150.0), load=4.0 if rnd == 1 else 0.5)
+    c = collect([tmp_path], plot=False)
+    assert len(c.machine_warnings) == 1
+    assert c.machine_warnings[0].startswith("all async[groups=2] n=8 round 1: envpool vs ale: load 4.00 vs 0.50 (")
+    assert c.backends.iloc[0]["envpool_paired"] == pytest.approx(1.5)
+
+
+def test_a_cell_where_one_backend_ran_gets_no_row_and_a_missing_backend_no_ratio(tmp_path, capsys):
+    run(tmp_path, "ale", n=8, reps=(100.0, 100.0))
+    run(tmp_path, "ale", n=16, reps=(200.0, 200.0))
+    run(tmp_path, "envpool", n=8, reps=(300.0, 300.0))
+    run(tmp_path, "gymnasium", n=16, reps=(100.0, 100.0))
+    run(tmp_path, "envpool", n=32, reps=(500.0, 500.0))  # ale did not run at 32: nothing to compare with
+    b = collect([tmp_path], plot=False).backends.set_index("num_envs")
+    assert list(b.index) == [8, 16]
+    assert (b.loc[8, "envpool_ratio"], b.loc[16, "gymnasium_ratio"]) == (pytest.approx(3.0), pytest.approx(0.5))
+    assert np.isnan(b.loc[8, "gymnasium_ratio"]) and np.isnan(b.loc[8, "gymnasium_mean"])
+    assert np.isnan(b.loc[16, "envpool_ratio"]) and (b.loc[16, "envpool_rounds"], b.loc[8, "envpool_rounds"]) == (0, 1)
+    assert np.isnan(b.loc[8, "envpool_paired"])  # one round: no paired figure
+    section = capsys.readouterr().out.split("**Backends side by side**")[1]
+    assert "| mode | num_envs | ale | envpool | gymnasium | envpool/ale | gymnasium/ale |" in section
+    assert "| async[groups=2] | 16 | 200 |  | 100 |  | 0.50x [0.50, 0.50] |" in section
+
+
+def test_only_ale_or_no_ale_gives_no_backends_section_and_removes_an_earlier_one(tmp_path):
+    run(tmp_path / "both", "ale")
+    run(tmp_path / "both", "envpool", reps=(150.0, 150.0))
+    out = tmp_path / "summary"
+    collect([tmp_path / "both"], out_dir=out, plot=False)
+    assert (out / "backends.csv").is_file()
+    run(tmp_path / "ale", "ale", n=16)
+    run(tmp_path / "ale", "ale", mode="step", n=16)
+    c = collect([tmp_path / "ale"], out_dir=out, plot=False)
+    assert c.backends.empty and not (out / "backends.csv").exists()
+    assert "Backends side by side" not in (out / "table.md").read_text()
+    run(tmp_path / "no_ale", "envpool")
+    run(tmp_path / "no_ale", "gymnasium")
+    c = collect([tmp_path / "no_ale"], out_dir=out, plot=False)
+    assert c.table["group"].nunique() == 2 and c.backends.empty and not (out / "backends.csv").exists()
+    assert "Backends side by side" not in c.markdown
+
+
+def test_configurations_that_differ_in_more_than_the_backend_are_not_merged(tmp_path, capsys):
+    run(tmp_path / "apart", "ale", runtime="compiled")
+    run(tmp_path / "apart", "envpool", runtime="eager", reps=(150.0, 150.0))
+    assert collect([tmp_path / "apart"], plot=False).backends.empty
+    for runtime, ale, pool in (("compiled", 100.0, 150.0), ("eager", 40.0, 80.0)):
+        run(tmp_path / "both", "ale", runtime=runtime, reps=(ale, ale))
+        run(tmp_path / "both", "envpool", runtime=runtime, reps=(pool, pool))
+    b = collect([tmp_path / "both"], plot=False).backends
+    assert list(zip(b["configuration"], b["ale_mean"], b["envpool_ratio"])) == [
+        ("agent.runtime=compiled", 100.0, pytest.approx(1.5)), ("agent.runtime=eager", 40.0, pytest.approx(2.0))]
+    section = capsys.readouterr().out.split("**Backends side by side**")[1]
+    assert "| configuration | mode | num_envs | ale | envpool | envpool/ale |" in section
+    assert "| agent.runtime=eager | async[groups=2] | 8 | 40.0 | 80.0 | 2.00x [2.00, 2.00] |" in section
