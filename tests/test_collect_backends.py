@@ -1,4 +1,4 @@
-"""Backends side by side: configurations that differ only in env.backend, each backend's ratio to ale-py.
+"""Backends (runtimes) side by side: configurations that differ only in env.backend (agent.runtime), ratios to ale-py (compiled).
 
 Expected figures are worked out here (welch_log, paired_log: scipy.stats.t.ppf on hand-computed
 logs), not by calling ppo_bench.stats.
@@ -57,14 +57,14 @@ def test_two_backends_two_rounds_paired_is_the_geometric_mean_of_round_ratios(tm
     assert "| mode | num_envs | ale | envpool | envpool/ale | envpool/ale paired |" in section
     assert (f"| async[groups=2] | 8 | 97.0 | 138 | {ratio:.2f}x [{lo:.2f}, {hi:.2f}] | "
             f"{p:.2f}x [{plo:.2f}, {phi:.2f}] |") in section
-    assert "ratio to ale-py" in section and "configuration |" not in section  # one configuration: no column
+    assert "<backend>/ale = ratio to ale:" in section and "configuration |" not in section  # one configuration: no column
     csv = pd.read_csv(out / "backends.csv")
     assert csv.loc[1, "envpool_paired"] == pytest.approx(p, rel=1e-12)  # full precision
     ch = json.loads((out / "side_by_side.json").read_text())
     assert ch["envpoolOverAleAsyncGroups2"] == [{"n": 8, "ratio": round(ratio, 3), "lo": round(lo, 3),
                                                  "hi": round(hi, 3), "paired": round(p, 3),
                                                  "paired_lo": round(plo, 3), "paired_hi": round(phi, 3)}]
-    assert ch["meta"]["ratios"]["arrays"] == ["envpoolOverAleStep", "envpoolOverAleAsyncGroups2"]
+    assert ch["meta"]["ratios"]["backend"]["arrays"] == ["envpoolOverAleStep", "envpoolOverAleAsyncGroups2"]
     assert "const envpoolOverAleAsyncGroups2 = [\n  { n: 8, ratio: " in (out / "side_by_side.js").read_text()
 
 
@@ -126,3 +126,30 @@ def test_configurations_that_differ_in_more_than_the_backend_are_not_merged(tmp_
     section = capsys.readouterr().out.split("**Backends side by side**")[1]
     assert "| configuration | mode | num_envs | ale | envpool | envpool/ale |" in section
     assert "| agent.runtime=eager | async[groups=2] | 8 | 40.0 | 80.0 | 2.00x [2.00, 2.00] |" in section
+
+
+def test_runtimes_side_by_side_paired_by_round(tmp_path, capsys):
+    """The graphed agent against the compiled one in the same loop, per round, as issue 13's
+    "graphed step >= 1.8x compiled (paired)" is read; the backend is the same, so no backends table."""
+    compiled, graphed = {0: [500.0], 1: [520.0], 2: [480.0]}, {0: [1100.0], 1: [900.0], 2: [1000.0]}
+    for rnd in compiled:
+        run(tmp_path / "runs", "ale", mode="step", n=1, reps=compiled[rnd], rnd=rnd, runtime="compiled")
+        run(tmp_path / "runs", "ale", mode="step", n=1, reps=graphed[rnd], rnd=rnd, runtime="graphed")
+    out = tmp_path / "summary"
+    c = collect([tmp_path / "runs"], out_dir=out, plot=False)
+    assert c.backends.empty and not (out / "backends.csv").exists()
+    r = c.runtimes.iloc[0]
+    per_round = [graphed[k][0] / compiled[k][0] for k in compiled]
+    p, plo, phi = paired_log(per_round)
+    assert (r["mode"], r["num_envs"], r["compiled_mean"], r["graphed_mean"]) == ("step", 1, 500.0, 1000.0)
+    assert (r["graphed_paired"], r["graphed_paired_lo"], r["graphed_paired_hi"], r["graphed_rounds"]) == (
+        pytest.approx(p), pytest.approx(plo), pytest.approx(phi), 3)
+    assert p == pytest.approx(float(np.prod(per_round)) ** (1 / 3))
+    section = capsys.readouterr().out.split("**Runtimes side by side**")[1]
+    assert "| mode | num_envs | compiled | graphed | graphed/compiled | graphed/compiled paired |" in section
+    assert f"| step | 1 | 500 | 1000 | " in section and f"{p:.2f}x [{plo:.2f}, {phi:.2f}] |" in section
+    assert "differ only in agent.runtime" in section
+    assert pd.read_csv(out / "runtimes.csv").loc[0, "graphed_paired"] == pytest.approx(p, rel=1e-12)
+    ch = json.loads((out / "side_by_side.json").read_text())
+    assert ch["meta"]["ratios"]["runtime"]["over"] == "compiled"
+    assert ch["graphedOverCompiledStep"][0]["paired"] == round(p, 3)

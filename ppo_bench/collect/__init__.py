@@ -34,7 +34,8 @@ compared or merged is decided by the configs, not by where the files lie:
 Groups that differ only in `env.backend` are also put side by side (a section of table.md and
 backends.csv): per configuration, mode and num_envs, each backend's throughput and its ratio to
 ale-py's, unpaired over the pooled reps and paired by round, so one table says which backend
-serves the loop best.
+serves the loop best. Groups that differ only in `agent.runtime` likewise, beside the compiled
+agent (runtimes.csv).
 
 Jobs run with `schedule.profile=true` also give a table of where the loop
 step's time goes (phases.csv, and a section of table.md), averaged over rounds.

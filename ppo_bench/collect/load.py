@@ -67,7 +67,7 @@ class Collection:
     jobs: pd.DataFrame       # one row per ok result file (one per measurement: duplicates dropped)
     runs: pd.DataFrame       # one row per repetition (long form)
     phases: pd.DataFrame     # ms per loop step by phase, one row per group x mode x num_envs (profiled jobs)
-    backends: pd.DataFrame = field(default_factory=pd.DataFrame)  # backends side by side, ratios to ale-py
+    side_by_side: dict = field(default_factory=dict)  # "backend"/"runtime": values side by side, ratios to the reference
     learning: pd.DataFrame = field(default_factory=pd.DataFrame)  # learning runs: one row per group x mode x num_envs
     seeds: pd.DataFrame = field(default_factory=pd.DataFrame)     # ... and one row per learning job (seed)
     curves: list[dict] = field(default_factory=list)              # ... and the curves of each learning row
@@ -91,6 +91,16 @@ class Collection:
     @property
     def ok(self) -> bool:
         return len(self.jobs) > 0
+
+    @property
+    def backends(self) -> pd.DataFrame:
+        """The env backends side by side, ratios to ale-py (empty when not compared)."""
+        return self.side_by_side.get("backend", pd.DataFrame())
+
+    @property
+    def runtimes(self) -> pd.DataFrame:
+        """The agent runtimes side by side, ratios to the compiled agent (empty when not compared)."""
+        return self.side_by_side.get("runtime", pd.DataFrame())
 
 
 def find_files(paths: list[Path]) -> list[Path]:

@@ -2,7 +2,8 @@
 
 Configurations that differ only in env.backend add a "Backends side by side" section to
 table.md (each backend's throughput beside ale-py's, with its ratio to it) and backends.csv
-(full precision); in side_by_side.json the ratios are arrays too.
+(full precision); those that differ only in agent.runtime likewise "Runtimes side by side"
+(beside the compiled agent) and runtimes.csv; in side_by_side.json the ratios are arrays too.
 
 Learning runs add a Learning section to table.md, returns.csv (one row per configuration,
 full precision, the per-seed figures as JSON lists), returns.json (every seed's curve and
@@ -28,12 +29,13 @@ from .. import results
 from .load import SINGLE_GROUP, CollectError, Collection
 from .learning import ACCEPT_SEEDS, RESAMPLES
 from .plots import _matplotlib, curve_label, plot_returns, plot_side_by_side, plot_throughput
-from .tables import PHASE_COLUMNS, PROBES, REFERENCE_BACKEND, _order, _ratio
+from .tables import PHASE_COLUMNS, PROBES, SIDE_BY_SIDE, _order, _ratio
 
 JS_NAMES = {"step": "stepRaw", "sendrecv": "recvRaw", "async": "asyncRaw",
             "env_only": "envOnlyRaw", "agent_only": "agentOnlyRaw"}
 MAX_LISTED = 20  # lines of a warning list in table.md; the rest is counted
-SUMMARY_FILES = ("table.csv", "table.md", "phases.csv", "backends.csv")  # what a collection writes in its out dir
+SIDE_BY_SIDE_TABLES = {"backend": "backends.csv", "runtime": "runtimes.csv"}
+SUMMARY_FILES = ("table.csv", "table.md", "phases.csv", *SIDE_BY_SIDE_TABLES.values())  # what a collection writes
 CHART_FILES = ("chart.json", "chart.js", "throughput.png")  # ... and per group (in the out dir when one)
 SIDE_BY_SIDE_FILES = ("side_by_side.json", "side_by_side.js", "side_by_side.png")
 LEARNING_FILES = ("returns.csv", "returns.json", "returns_vs_env_steps.png", "returns_vs_wall_s.png")
@@ -41,10 +43,10 @@ LEARNING_FILES = ("returns.csv", "returns.json", "returns_vs_env_steps.png", "re
 FOOTER = ("env-steps/s; ± = 95% t half-width over {n} reps; (!) = CV > 10%; speedup = ratio of "
           "geometric means with a 95% Welch t-interval on log throughput; paired = per-round ratios "
           "of back-to-back jobs, t-interval on log ratios")
-BACKENDS_FOOTER = ("env-steps/s, mean over the pooled reps of every round; configurations that differ only in "
-                   "env.backend; <backend>/ale = ratio to ale-py: ratio of geometric means with a 95% Welch "
-                   "t-interval on log throughput; paired = per round with both, the ratio of the two jobs' mean "
-                   "reps, t-interval on log ratios (2 rounds or more); empty = that backend did not run there")
+SIDE_BY_SIDE_FOOTER = ("env-steps/s, mean over the pooled reps of every round; configurations that differ only in "
+                       "{key}; <{column}>/{reference} = ratio to {reference}: ratio of geometric means with a 95% "
+                       "Welch t-interval on log throughput; paired = per round with both, the ratio of the two jobs' "
+                       "mean reps, t-interval on log ratios (2 rounds or more); empty = that {column} did not run there")
 
 
 def _decimals(x: float) -> int:
@@ -96,29 +98,33 @@ def _limit_gaps(t: pd.DataFrame) -> list[str]:
                    "not measured" for (mode, missing), s in gaps.groupby(["mode", "limit_missing"], sort=False)]
 
 
-def _backends_markdown(b: pd.DataFrame) -> list[str]:
-    """One table of every backend beside ale-py's, so that which backend serves the loop best is read in one place."""
+def _side_by_side_markdown(b: pd.DataFrame, column: str) -> list[str]:
+    """One table of every backend (runtime) beside the reference's, so that which serves the loop best
+    is read in one place."""
     if b.empty:
         return []
-    others = _other_backends(b)
+    key, reference = SIDE_BY_SIDE[column]
+    others = _others(b, reference)
     paired = [o for o in others if b[f"{o}_paired"].notna().any()]
     several = b["configuration"].nunique() > 1
-    header = ((["configuration"] if several else []) + ["mode", "num_envs", REFERENCE_BACKEND, *others]
-              + [f"{o}/{REFERENCE_BACKEND}" for o in others] + [f"{o}/{REFERENCE_BACKEND} paired" for o in paired])
+    header = ((["configuration"] if several else []) + ["mode", "num_envs", reference, *others]
+              + [f"{o}/{reference}" for o in others] + [f"{o}/{reference} paired" for o in paired])
     rows = []
     for r in b.to_dict("records"):
-        means = [r[f"{k}_mean"] for k in [REFERENCE_BACKEND, *others]]
+        means = [r[f"{k}_mean"] for k in [reference, *others]]
         thr = ["" if pd.isna(x) else f"{x:.{_decimals(x)}f}" for x in means]
         rows.append(([r["configuration"]] if several else []) + [r["mode"], str(r["num_envs"]), *thr]
                     + [_ratio(r[f"{o}_ratio"], r[f"{o}_lo"], r[f"{o}_hi"]) for o in others]
                     + [_ratio(r[f"{o}_paired"], r[f"{o}_paired_lo"], r[f"{o}_paired_hi"]) for o in paired])
-    title = "**Backends side by side** (ratios are to ale-py; paired = per-round ratios of jobs of the same round)"
-    return [title, ""] + _md_table(header, rows) + ["", BACKENDS_FOOTER, ""]
+    title = (f"**{column.capitalize()}s side by side** (ratios are to {reference}; paired = per-round ratios "
+             "of jobs of the same round)")
+    footer = SIDE_BY_SIDE_FOOTER.format(key=key, column=column, reference=reference)
+    return [title, ""] + _md_table(header, rows) + ["", footer, ""]
 
 
-def _other_backends(b: pd.DataFrame) -> list[str]:
-    """The backends compared with ale-py, read off the side-by-side table's `<backend>_mean` columns."""
-    return [c[:-len("_mean")] for c in b.columns if c.endswith("_mean") and c != f"{REFERENCE_BACKEND}_mean"]
+def _others(b: pd.DataFrame, reference: str) -> list[str]:
+    """The values compared with the reference, read off the side-by-side table's `<value>_mean` columns."""
+    return [c[:-len("_mean")] for c in b.columns if c.endswith("_mean") and c != f"{reference}_mean"]
 
 
 def _phases_markdown(phases: pd.DataFrame) -> list[str]:
@@ -250,7 +256,8 @@ def render(c: Collection, baseline: Optional[Path]) -> str:
             lines += _group_markdown(c.table[c.table["group"] == g]) + [""]
         ns = sorted(c.table["n"].unique())
         lines += [FOOTER.format(n=ns[0] if len(ns) == 1 else f"{ns[0]}-{ns[-1]}"), ""]
-    lines += _backends_markdown(c.backends)
+    for column, b in c.side_by_side.items():
+        lines += _side_by_side_markdown(b, column)
     lines += _phases_markdown(c.phases)
     lines += _learning_markdown(c)
     job = lambda f: f"{f['path']} ({f['mode']}, num_envs={f['num_envs']}): {f['error']}"  # noqa: E731
@@ -304,10 +311,10 @@ def chart(t: pd.DataFrame, jobs: pd.DataFrame, group: str) -> dict:
     return out
 
 
-def side_by_side(t: pd.DataFrame, charts: dict[str, dict], backends: pd.DataFrame) -> dict:
+def side_by_side(t: pd.DataFrame, charts: dict[str, dict], compared: dict[str, pd.DataFrame]) -> dict:
     """Every group's chart arrays in one chart, named `<mode> <group>` (e.g. stepEnvBackendEnvpoolRaw);
-    `meta.groups` says which arrays are whose, with each group's own meta. With backends side by
-    side, each other backend's ratio to ale-py too (`backend_ratios`), named in `meta.ratios`."""
+    `meta.groups` says which arrays are whose, with each group's own meta. With backends (runtimes)
+    side by side, each other one's ratio to the reference too (`ratio_arrays`), named in `meta.ratios`."""
     out: dict = {}
     metas = {}
     for g, one in charts.items():
@@ -315,30 +322,33 @@ def side_by_side(t: pd.DataFrame, charts: dict[str, dict], backends: pd.DataFram
         names = {js_name(f"{m} {g}"): one[js_name(m)] for m in modes}
         out.update(names)
         metas[g] = {"arrays": list(names), **one["meta"]}
-    ratios = backend_ratios(backends)
-    out.update(ratios)
     out["meta"] = {"unit": results.UNIT, "groups": metas}
-    if ratios:
-        out["meta"]["ratios"] = {"arrays": list(ratios), "over": REFERENCE_BACKEND,
-                                 "paired": "per-round ratios of jobs of the same round; null under 2 rounds"}
+    for column, b in compared.items():
+        ratios = ratio_arrays(b, column)
+        if ratios:
+            out.update(ratios)
+            out["meta"].setdefault("ratios", {})[column] = {
+                "arrays": list(ratios), "over": SIDE_BY_SIDE[column][1],
+                "paired": "per-round ratios of jobs of the same round; null under 2 rounds"}
     return out
 
 
-def backend_ratios(b: pd.DataFrame) -> dict:
-    """Per other backend and mode, its ratio to ale-py by num_envs ({n, ratio, lo, hi, paired, paired_lo,
-    paired_hi}, 3 decimals, null where there is none), named `<backend> over ale <mode>` (e.g.
-    envpoolOverAleAsyncGroups2), the configuration added where the table has several."""
+def ratio_arrays(b: pd.DataFrame, column: str) -> dict:
+    """Per other backend (runtime) and mode, its ratio to the reference by num_envs ({n, ratio, lo, hi,
+    paired, paired_lo, paired_hi}, 3 decimals, null where there is none), named `<value> over
+    <reference> <mode>` (e.g. envpoolOverAleAsyncGroups2), the configuration added where the table
+    has several."""
     out: dict = {}
     if b.empty:
         return out
+    reference = SIDE_BY_SIDE[column][1]
     several = b["configuration"].nunique() > 1
     r3 = lambda x: None if pd.isna(x) else round(float(x), 3)  # noqa: E731
-    others = _other_backends(b)
     for (conf, mode), s in b.groupby(["configuration", "mode"], sort=False):
-        for o in others:
+        for o in _others(b, reference):
             ran = s[s[f"{o}_ratio"].notna()].sort_values("num_envs")
             if not ran.empty:
-                name = _camel(f"{o} over {REFERENCE_BACKEND} {mode}" + (f" {conf}" if several else ""))
+                name = _camel(f"{o} over {reference} {mode}" + (f" {conf}" if several else ""))
                 out[name] = [{"n": int(r["num_envs"]), **{k: r3(r[f"{o}_{k}"]) for k in (
                     "ratio", "lo", "hi", "paired", "paired_lo", "paired_hi")}} for r in ran.to_dict("records")]
     return out
@@ -371,8 +381,9 @@ def write_summary(c: Collection, out: Path, plot: bool) -> None:
     out.mkdir(parents=True, exist_ok=True)
     remove_earlier(out)
     c.table.to_csv(out / "table.csv", index=False)
-    if not c.backends.empty:
-        c.backends.to_csv(out / "backends.csv", index=False)
+    for column, b in c.side_by_side.items():
+        if not b.empty:
+            b.to_csv(out / SIDE_BY_SIDE_TABLES[column], index=False)
     if not c.phases.empty:
         c.phases.to_csv(out / "phases.csv", index=False)
     (out / "table.md").write_text(c.markdown)
@@ -385,7 +396,7 @@ def write_summary(c: Collection, out: Path, plot: bool) -> None:
     charts = {g: chart(c.table[c.table["group"] == g], c.jobs, g) for g in groups}
     if len(groups) > 1:
         json_name, js_file, png_name = SIDE_BY_SIDE_FILES
-        _write_chart(side_by_side(c.table, charts, c.backends), out / json_name, out / js_file)
+        _write_chart(side_by_side(c.table, charts, c.side_by_side), out / json_name, out / js_file)
         if can_plot:
             plot_side_by_side(c.table, out / png_name, "PPO loop throughput by configuration")
     if not c.learning.empty:

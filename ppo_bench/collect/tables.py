@@ -4,9 +4,9 @@ From the jobs that load read, in memory: per group x mode x num_envs the pooled 
 their interval (table.csv's rows), the speed-up over step (unpaired, and paired per round,
 with a warning where the two jobs compared saw a different machine), the limit the probes
 set and the loop's efficiency against it, the jobs measured while another job ran or the
-machine was overloaded, the phase table of profiled jobs, the backends side by side (each
-backend's throughput beside ale-py's where configurations differ only in env.backend), and
-the comparison with a baseline. Figures keep full precision here; render rounds them.
+machine was overloaded, the phase table of profiled jobs, the backends and runtimes side by
+side (each beside ale-py's or the compiled agent's where configurations differ only in
+env.backend or agent.runtime), and the comparison with a baseline. Figures keep full precision here; render rounds them.
 """
 
 from __future__ import annotations
@@ -25,7 +25,9 @@ from .load import BASELINE_COLUMNS, CollectError, Collection, _name_groups, _rea
 
 MODE_ORDER = ("step", "sendrecv", "async", "env_only", "agent_only")
 PROBES = ("env_only", "agent_only")  # each measures one side alone; together they bound the loop
-REFERENCE_BACKEND = "ale"  # ale-py: what the other env backends are compared with
+# What configurations that differ in one key are put side by side by: the jobs' column, the config
+# key, and the value the others are compared with (ale-py's vector env; the reference's compiled agent).
+SIDE_BY_SIDE = {"backend": ("env.backend", "ale"), "runtime": ("agent.runtime", "compiled")}
 NOISY_CV = 0.10
 CELLS_LISTED = 8  # mode x num_envs cells named on one warning line
 PHASE_COLUMNS = [*PHASES, "drain", "other"]
@@ -129,50 +131,51 @@ def _mode_label(name: str, cfg: dict) -> str:
     return name + (f"[{','.join(f'{k}={v}' for k, v in shown.items())}]" if shown else "")
 
 
-def _backends(jobs: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
-    """Every backend's throughput beside ale-py's, and its ratio to it, where configurations differ
-    only in env.backend; and the machine warnings of the jobs compared.
+def _side_by_side(jobs: pd.DataFrame, column: str) -> tuple[pd.DataFrame, list[str]]:
+    """Every value of one key (`column` of SIDE_BY_SIDE: backend, runtime) beside the reference's,
+    with its ratio to it, where configurations differ only in that key; and the machine warnings of
+    the jobs compared.
 
-    Which backend serves a PPO loop best is read at one mode and num_envs, so a row is one
-    configuration (the identity without env.backend, named by the keys in which the rows'
-    configurations differ) x mode x num_envs where ale and at least one other backend ran:
-    `<backend>_mean` the pooled reps' mean (empty where that backend did not run), then per other
-    backend the unpaired ratio over the pooled reps (`_ratio`, `_lo`, `_hi`) and the paired one
-    over the rounds with both (`_paired`, `_paired_lo`, `_paired_hi`, `_rounds`; 2 rounds or more).
-    Empty when no configuration ran on ale and on another backend.
+    Which backend (or runtime) serves a PPO loop best is read at one mode and num_envs, so a row is
+    one configuration (the identity without the key, named by the keys in which the rows'
+    configurations differ) x mode x num_envs where the reference and at least one other value ran:
+    `<value>_mean` the pooled reps' mean (empty where that value did not run), then per other value
+    the unpaired ratio over the pooled reps (`_ratio`, `_lo`, `_hi`) and the paired one over the
+    rounds with both (`_paired`, `_paired_lo`, `_paired_hi`, `_rounds`; 2 rounds or more).
+    Empty when no configuration ran with the reference and another value.
     """
-    rest = [json.dumps({k: v for k, v in i.items() if k != "env.backend"}, sort_keys=True) for i in jobs["ident"]]
+    key, reference = SIDE_BY_SIDE[column]
+    rest = [json.dumps({k: v for k, v in i.items() if k != key}, sort_keys=True) for i in jobs["ident"]]
     j = jobs.assign(rest=rest, mode_label=[_mode_label(n, m) for n, m in zip(jobs["mode_name"], jobs["mode_cfg"])])
-    compared = j.groupby("rest")["backend"].transform(lambda b: REFERENCE_BACKEND in set(b) and b.nunique() > 1)
+    compared = j.groupby("rest")[column].transform(lambda v: reference in set(v) and v.nunique() > 1)
     j = j[compared.astype(bool)].copy()
     if j.empty:
         return pd.DataFrame(), []
     names = pd.DataFrame({"identity": j["rest"], "ident": [json.loads(r) for r in j["rest"]]})
     _name_groups(names)
     j["configuration"] = names["group"].to_numpy()
-    others = sorted(set(j["backend"]) - {REFERENCE_BACKEND})
+    others = sorted(set(j[column]) - {reference})
     rows, warnings = [], []
     for (conf, mode, n), cell in j.groupby(["configuration", "mode_label", "num_envs"]):
-        by = dict(list(cell.groupby("backend")))
-        ref = by.get(REFERENCE_BACKEND)
+        by = dict(list(cell.groupby(column)))
+        ref = by.get(reference)
         if ref is None or len(by) < 2:
             continue
         row = {"configuration": conf, "mode": mode, "num_envs": n}
-        row.update({f"{b}_mean": np.mean(_pooled(by[b]["reps"])) if b in by else np.nan
-                    for b in (REFERENCE_BACKEND, *others)})
-        for b in others:
+        row.update({f"{v}_mean": np.mean(_pooled(by[v]["reps"])) if v in by else np.nan for v in (reference, *others)})
+        for v in others:
             unpaired, paired, rounds = {}, {}, 0
-            if b in by:
-                unpaired = stats.ratio_interval(_pooled(by[b]["reps"]), _pooled(ref["reps"]))
-                ratios, notes = _round_ratios(by[b], ref, f"{conf} {mode} n={n}", f"{b} vs {REFERENCE_BACKEND}")
+            if v in by:
+                unpaired = stats.ratio_interval(_pooled(by[v]["reps"]), _pooled(ref["reps"]))
+                ratios, notes = _round_ratios(by[v], ref, f"{conf} {mode} n={n}", f"{v} vs {reference}")
                 warnings += notes
                 rounds = len(ratios)
                 if rounds >= 2:
                     paired = stats.paired_ratio_interval(ratios)
-            for c, v in (("ratio", unpaired.get("ratio")), ("lo", unpaired.get("lo")), ("hi", unpaired.get("hi")),
+            for c, x in (("ratio", unpaired.get("ratio")), ("lo", unpaired.get("lo")), ("hi", unpaired.get("hi")),
                          ("paired", paired.get("ratio")), ("paired_lo", paired.get("lo")),
                          ("paired_hi", paired.get("hi")), ("rounds", rounds)):
-                row[f"{b}_{c}"] = np.nan if v is None else v
+                row[f"{v}_{c}"] = np.nan if x is None else x
         rows.append(row)
     if not rows:
         return pd.DataFrame(), warnings
@@ -308,8 +311,9 @@ def build(paths: list[Path]) -> Collection:
     c.contention = _stretches(jobs, windows)
     c.table = _summarise(jobs)
     c.machine_warnings = _speedups(c.table, jobs)
-    c.backends, notes = _backends(jobs)
-    c.machine_warnings += notes
+    for column in SIDE_BY_SIDE:
+        c.side_by_side[column], notes = _side_by_side(jobs, column)
+        c.machine_warnings += notes
     _limits(c.table)
     c.overloaded = _overloaded(jobs)
     flags = jobs.groupby(["group", "mode", "num_envs"])[["contended", "overloaded"]].any().reset_index()
