@@ -160,6 +160,28 @@ def test_limit_serial_efficiency(tmp_path, capsys):
     assert "env_only/step" not in out
 
 
+def test_efficiency_paired_by_round(tmp_path, capsys):
+    """Per round the loop over that round's min(env_only, agent_only) at its groups: drift between
+    rounds cancels, where the pooled efficiency divides means taken apart."""
+    env = {0: 1000.0, 1: 600.0, 2: 800.0}  # the emulators drift a lot between rounds
+    loop = {0: 900.0, 1: 480.0, 2: 720.0}  # 0.9, 0.8, 0.9 of them, round by round
+    for rnd in env:
+        write(tmp_path, f"async{rnd}", mode="async", groups=2, round=rnd, reps=[loop[rnd]])
+        write(tmp_path, f"env{rnd}", mode="env_only", groups=2, round=rnd, reps=[env[rnd]])
+        write(tmp_path, f"agent{rnd}", mode="agent_only", groups=2, round=rnd, reps=[5000.0])
+        write(tmp_path, f"step{rnd}", mode="step", round=rnd, reps=[300.0])  # no probe at groups 1: no efficiency
+    write(tmp_path, "async_alone", mode="async", groups=2, round=3, reps=[700.0])  # a round without probes: left out
+    c = collect([tmp_path], plot=False)
+    a = row(c, "async", 8)
+    p, lo, hi = paired_log([0.9, 0.8, 0.9])
+    assert (a["efficiency_paired"], a["efficiency_lo"], a["efficiency_hi"], a["efficiency_rounds"]) == (
+        pytest.approx(p), pytest.approx(lo), pytest.approx(hi), 3)
+    assert a["efficiency"] == pytest.approx(np.mean([900, 480, 720, 700]) / 800)  # pooled: another figure
+    s = row(c, "step", 8)
+    assert np.isnan(s["efficiency_paired"]) and s["efficiency_rounds"] == 0
+    assert f"; paired {p:.0%} [{lo:.0%}, {hi:.0%}] |" in capsys.readouterr().out
+
+
 def test_no_limit_notes_without_probes(tmp_path):
     write(tmp_path, "s", mode="step", reps=[100.0, 100.0])
     write(tmp_path, "a", mode="async", groups=2, reps=[150.0, 150.0])

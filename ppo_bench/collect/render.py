@@ -43,6 +43,8 @@ LEARNING_FILES = ("returns.csv", "returns.json", "returns_vs_env_steps.png", "re
 FOOTER = ("env-steps/s; ± = 95% t half-width over {n} reps; (!) = CV > 10%; speedup = ratio of "
           "geometric means with a 95% Welch t-interval on log throughput; paired = per-round ratios "
           "of back-to-back jobs, t-interval on log ratios")
+EFFICIENCY_FOOTER = ("; eff = mean over limit, and paired: per round, the loop over that round's "
+                     "min(env_only, agent_only), t-interval on log ratios")
 SIDE_BY_SIDE_FOOTER = ("env-steps/s, mean over the pooled reps of every round; configurations that differ only in "
                        "{key}; <{column}>/{reference} = ratio to {reference}: ratio of geometric means with a 95% "
                        "Welch t-interval on log throughput; paired = per round with both, the ratio of the two jobs' "
@@ -84,9 +86,20 @@ def _group_markdown(t: pd.DataFrame) -> list[str]:
                 for m in paired]
         row += [f"{limits[(g, n)]:.0f}" if (g, n) in limits.index else "" for g in limit_groups]
         if limit_groups:
-            row += ["" if not get(m) or pd.isna(get(m).efficiency) else f"{get(m).efficiency:.0%}" for m in loops]
+            row += [_efficiency_cell(get(m)) for m in loops]
         rows.append(row)
     return _md_table(header, rows) + _limit_gaps(t)
+
+
+def _efficiency_cell(r) -> str:
+    """The pooled efficiency, and the paired one with its interval where 2 rounds or more had the loop
+    and both probes."""
+    if r is None or pd.isna(r.efficiency):
+        return ""
+    if pd.isna(getattr(r, "efficiency_paired", None)):
+        return f"{r.efficiency:.0%}"
+    lo, hi = ("?" if pd.isna(x) else f"{x:.0%}" for x in (r.efficiency_lo, r.efficiency_hi))
+    return f"{r.efficiency:.0%}; paired {r.efficiency_paired:.0%} [{lo}, {hi}]"
 
 
 def _limit_gaps(t: pd.DataFrame) -> list[str]:
@@ -255,7 +268,8 @@ def render(c: Collection, baseline: Optional[Path]) -> str:
                 lines += [f"## {g}", ""]
             lines += _group_markdown(c.table[c.table["group"] == g]) + [""]
         ns = sorted(c.table["n"].unique())
-        lines += [FOOTER.format(n=ns[0] if len(ns) == 1 else f"{ns[0]}-{ns[-1]}"), ""]
+        eff = EFFICIENCY_FOOTER if c.table["limit"].notna().any() else ""
+        lines += [FOOTER.format(n=ns[0] if len(ns) == 1 else f"{ns[0]}-{ns[-1]}") + eff, ""]
     for column, b in c.side_by_side.items():
         lines += _side_by_side_markdown(b, column)
     lines += _phases_markdown(c.phases)

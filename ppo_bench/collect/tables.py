@@ -220,6 +220,34 @@ def _limits(table: pd.DataFrame) -> None:
                               for m, g in zip(probes[list(PROBES)].to_dict("records"), table["groups"])]
 
 
+def _paired_efficiency(table: pd.DataFrame, jobs: pd.DataFrame) -> None:
+    """Per loop row, the efficiency paired by round: per round with the loop and both probes at its
+    groups, the loop's mean over that round's min(env_only, agent_only); a t-interval on the logs
+    of 2 rounds or more (`efficiency_paired`, `_lo`, `_hi`, `efficiency_rounds`).
+
+    The pooled efficiency divides means taken minutes apart; on a machine that drifts 5-15% the
+    per-round quotient of back-to-back jobs is what says whether a loop reaches its limit.
+    """
+    mean = lambda s: np.mean(_pooled(s["reps"]))  # noqa: E731
+    loops = {k: mean(s) for k, s in jobs.groupby(["group", "mode", "num_envs", "round"])}
+    probes = {k: mean(s) for k, s in jobs[jobs["mode_name"].isin(PROBES)].groupby(
+        ["group", "mode_name", "groups", "num_envs", "round"])}
+    cols = {c: [] for c in ("efficiency_paired", "efficiency_lo", "efficiency_hi", "efficiency_rounds")}
+    for r in table.itertuples():
+        ratios = []
+        if r.mode_name not in PROBES and pd.notna(r.limit):
+            for (g, m, n, rnd), loop in sorted(loops.items()):
+                bound = [probes.get((g, p, r.groups, n, rnd)) for p in PROBES]
+                if (g, m, n) == (r.group, r.mode, r.num_envs) and None not in bound:
+                    ratios.append(loop / min(bound))
+        paired = stats.paired_ratio_interval(ratios) if len(ratios) >= 2 else {}
+        for c, k in zip(cols, ("ratio", "lo", "hi")):
+            cols[c].append(np.nan if paired.get(k) is None else paired[k])
+        cols["efficiency_rounds"].append(len(ratios))
+    for c, v in cols.items():
+        table[c] = v
+
+
 def _run_windows(jobs: pd.DataFrame, records: list[tuple[Path, dict]]) -> pd.DataFrame:
     """Every job's run on its host: the ok ones and the failed ones (a failed job may have run for
     minutes); not the skipped ones, which built nothing."""
@@ -315,6 +343,7 @@ def build(paths: list[Path]) -> Collection:
         c.side_by_side[column], notes = _side_by_side(jobs, column)
         c.machine_warnings += notes
     _limits(c.table)
+    _paired_efficiency(c.table, jobs)
     c.overloaded = _overloaded(jobs)
     flags = jobs.groupby(["group", "mode", "num_envs"])[["contended", "overloaded"]].any().reset_index()
     c.table = c.table.merge(flags, on=["group", "mode", "num_envs"], how="left")
