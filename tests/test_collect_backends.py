@@ -153,3 +153,31 @@ def test_runtimes_side_by_side_paired_by_round(tmp_path, capsys):
     ch = json.loads((out / "side_by_side.json").read_text())
     assert ch["meta"]["ratios"]["runtime"]["over"] == "compiled"
     assert ch["graphedOverCompiledStep"][0]["paired"] == round(p, 3)
+
+
+def test_a_probe_the_key_cannot_change_is_not_compared(tmp_path):
+    """env_only runs no agent and agent_only no env: their ratio across runtimes (backends) is
+    drift between jobs, not an effect, so neither table shows it."""
+    for backend, runtime, env, agent_thr in (("ale", "compiled", 100.0, 500.0), ("envpool", "compiled", 90.0, 650.0),
+                                             ("ale", "graphed", 80.0, 900.0)):
+        run(tmp_path, backend, mode="env_only", runtime=runtime, reps=(env, env))
+        run(tmp_path, backend, mode="agent_only", runtime=runtime, reps=(agent_thr, agent_thr))
+    c = collect([tmp_path], plot=False)
+    b, r = c.backends, c.runtimes
+    assert list(b["mode"].str.split("[").str[0]) == ["env_only"] and b.iloc[0]["envpool_ratio"] == pytest.approx(0.9)
+    assert list(r["mode"].str.split("[").str[0]) == ["agent_only"] and r.iloc[0]["graphed_ratio"] == pytest.approx(1.8)
+    assert "agent_only, which backend cannot change, is left out" in c.markdown
+
+
+def test_rounds_pair_only_within_one_sweep(tmp_path):
+    """Round 0 of two sweeps is two rounds; sides that ran in different sweeps are never a pair."""
+    run(tmp_path / "a", "ale", reps=(100.0,))
+    run(tmp_path / "b", "envpool", reps=(150.0,))  # the only envpool job: another sweep than ale's
+    c = collect([tmp_path / "a", tmp_path / "b"], plot=False)
+    row = c.backends.iloc[0]
+    assert row["envpool_ratio"] == pytest.approx(1.5) and row["envpool_rounds"] == 0  # unpaired only
+    run(tmp_path / "a", "envpool", reps=(120.0,))
+    run(tmp_path / "b", "ale", reps=(100.0,))
+    row = collect([tmp_path / "a", tmp_path / "b"], plot=False).backends.iloc[0]
+    p, _, _ = paired_log([1.2, 1.5])
+    assert (row["envpool_rounds"], row["envpool_paired"]) == (2, pytest.approx(p))

@@ -15,7 +15,8 @@ compared or merged is decided by the configs, not by where the files lie:
   eager). table.csv also has `backend` and `runtime` as plain columns.
 - Jobs that differ only in `round` are repetitions of one measurement: their
   reps are pooled. Rounds run back to back also give a paired speed-up (per
-  round, mode over step), which survives drift that an unpaired ratio does not.
+  round, mode over step), which survives drift that an unpaired ratio does not;
+  a round is one round of one sweep folder, so sides from two sweeps never pair.
 - One measurement is counted once, however many files hold it: a duplicate is
   a file whose host, clock readings (job start and end, measurement start and
   end) and raw reps and seconds equal another's (`results.measurement_key`),
@@ -35,7 +36,8 @@ Groups that differ only in `env.backend` are also put side by side (a section of
 backends.csv): per configuration, mode and num_envs, each backend's throughput and its ratio to
 ale-py's, unpaired over the pooled reps and paired by round, so one table says which backend
 serves the loop best. Groups that differ only in `agent.runtime` likewise, beside the compiled
-agent (runtimes.csv).
+agent (runtimes.csv). The probe a key cannot change (agent_only for backends, env_only for
+runtimes) is left out of its table.
 
 Jobs run with `schedule.profile=true` also give a table of where the loop
 step's time goes (phases.csv, and a section of table.md), averaged over rounds.

@@ -269,6 +269,7 @@ def _job(path: Path, rec: dict) -> dict:
         "mode_name": mode_cfg.pop("name", rec["mode"]), "mode_cfg": mode_cfg,
         "groups": int(mode_cfg["groups"]), "num_envs": int(rec["num_envs"]),
         "round": int(flat.get("round", 0) or 0),
+        "sweep": str(path.parent.parent),  # the multirun folder: rounds pair only within one sweep
         "reps": [] if stopped else [float(x) for x in rec["throughput"]["reps"]],
         "frameskip": flat.get("env.frameskip", rec.get("frameskip")),
         "game": rec["game"], "agent": rec["agent"], "device": flat["device"],

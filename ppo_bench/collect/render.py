@@ -17,6 +17,7 @@ collector's own file names; nothing else there is touched.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import sys
@@ -47,8 +48,9 @@ EFFICIENCY_FOOTER = ("; eff = mean over limit, and paired: per round, the loop o
                      "min(env_only, agent_only), t-interval on log ratios")
 SIDE_BY_SIDE_FOOTER = ("env-steps/s, mean over the pooled reps of every round; configurations that differ only in "
                        "{key}; <{column}>/{reference} = ratio to {reference}: ratio of geometric means with a 95% "
-                       "Welch t-interval on log throughput; paired = per round with both, the ratio of the two jobs' "
-                       "mean reps, t-interval on log ratios (2 rounds or more); empty = that {column} did not run there")
+                       "Welch t-interval on log throughput; paired = per round of one sweep with both, the ratio of the "
+                       "two sides' mean reps, t-interval on log ratios (2 rounds or more); empty = that {column} did not "
+                       "run there; {unaffected}, which {column} cannot change, is left out")
 
 
 def _decimals(x: float) -> int:
@@ -116,7 +118,7 @@ def _side_by_side_markdown(b: pd.DataFrame, column: str) -> list[str]:
     is read in one place."""
     if b.empty:
         return []
-    key, reference = SIDE_BY_SIDE[column]
+    key, reference, unaffected = SIDE_BY_SIDE[column]
     others = _others(b, reference)
     paired = [o for o in others if b[f"{o}_paired"].notna().any()]
     several = b["configuration"].nunique() > 1
@@ -131,7 +133,7 @@ def _side_by_side_markdown(b: pd.DataFrame, column: str) -> list[str]:
                     + [_ratio(r[f"{o}_paired"], r[f"{o}_paired_lo"], r[f"{o}_paired_hi"]) for o in paired])
     title = (f"**{column.capitalize()}s side by side** (ratios are to {reference}; paired = per-round ratios "
              "of jobs of the same round)")
-    footer = SIDE_BY_SIDE_FOOTER.format(key=key, column=column, reference=reference)
+    footer = SIDE_BY_SIDE_FOOTER.format(key=key, column=column, reference=reference, unaffected=unaffected)
     return [title, ""] + _md_table(header, rows) + ["", footer, ""]
 
 
@@ -384,8 +386,16 @@ def chart_js(ch: dict) -> str:
     return "\n".join(parts)
 
 
+SLUG_MAX = 120  # bytes of a group's folder name; file systems refuse names past 255
+
+
 def slug(name: str) -> str:
-    return re.sub(r"[^\w.=-]+", "_", name).strip("_") or SINGLE_GROUP
+    """A group's name as a folder name: a long one (many differing keys) is cut and given a hash of
+    the whole, so two long names that share a beginning stay apart."""
+    s = re.sub(r"[^\w.=-]+", "_", name).strip("_") or SINGLE_GROUP
+    if len(s.encode()) <= SLUG_MAX:
+        return s
+    return s.encode()[:SLUG_MAX - 13].decode(errors="ignore") + "_" + hashlib.sha1(name.encode()).hexdigest()[:12]
 
 
 def write_summary(c: Collection, out: Path, plot: bool) -> None:

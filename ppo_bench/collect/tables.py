@@ -27,7 +27,9 @@ MODE_ORDER = ("step", "sendrecv", "async", "env_only", "agent_only")
 PROBES = ("env_only", "agent_only")  # each measures one side alone; together they bound the loop
 # What configurations that differ in one key are put side by side by: the jobs' column, the config
 # key, and the value the others are compared with (ale-py's vector env; the reference's compiled agent).
-SIDE_BY_SIDE = {"backend": ("env.backend", "ale"), "runtime": ("agent.runtime", "compiled")}
+# The probe each key cannot affect (env_only runs no agent, agent_only no env) is left out: its
+# ratio would be drift between jobs read as an effect of the key.
+SIDE_BY_SIDE = {"backend": ("env.backend", "ale", "agent_only"), "runtime": ("agent.runtime", "compiled", "env_only")}
 NOISY_CV = 0.10
 CELLS_LISTED = 8  # mode x num_envs cells named on one warning line
 PHASE_COLUMNS = [*PHASES, "drain", "other"]
@@ -94,13 +96,20 @@ def _speedups(table: pd.DataFrame, jobs: pd.DataFrame) -> list[str]:
     return warnings
 
 
+ROUND = ["sweep", "round"]  # one round of one sweep: the jobs that ran back to back
+
+
 def _round_ratios(a: pd.DataFrame, b: pd.DataFrame, where: str, what: str) -> tuple[list[float], list[str]]:
     """Per round with both, a over b (each side's jobs pooled), and a machine warning per pair of
-    compared jobs that saw a different machine ("<where> round <r>: <what>: ...")."""
-    mine, base = dict(list(a.groupby("round"))), dict(list(b.groupby("round")))
+    compared jobs that saw a different machine ("<where> round <r>: <what>: ...").
+
+    A round is one round of one sweep folder: round 0 of two sweeps run an hour apart is two
+    rounds, never one whose sides came from different sweeps.
+    """
+    mine, base = dict(list(a.groupby(ROUND))), dict(list(b.groupby(ROUND)))
     ratios, warnings = [], []
-    for rnd in sorted(mine.keys() & base.keys()):
-        x, y = mine[rnd], base[rnd]
+    for key in sorted(mine.keys() & base.keys()):
+        x, y, rnd = mine[key], base[key], key[1]
         ratios.append(np.mean(_pooled(x["reps"])) / np.mean(_pooled(y["reps"])))
         warnings += [f"{where} round {rnd}: {what}: {why} ({ja.path}, {jb.path})"
                      for ja in x.itertuples() for jb in y.itertuples() if (why := _machine_warning(ja, jb))]
@@ -144,7 +153,8 @@ def _side_by_side(jobs: pd.DataFrame, column: str) -> tuple[pd.DataFrame, list[s
     rounds with both (`_paired`, `_paired_lo`, `_paired_hi`, `_rounds`; 2 rounds or more).
     Empty when no configuration ran with the reference and another value.
     """
-    key, reference = SIDE_BY_SIDE[column]
+    key, reference, unaffected = SIDE_BY_SIDE[column]
+    jobs = jobs[jobs["mode_name"] != unaffected]
     rest = [json.dumps({k: v for k, v in i.items() if k != key}, sort_keys=True) for i in jobs["ident"]]
     j = jobs.assign(rest=rest, mode_label=[_mode_label(n, m) for n, m in zip(jobs["mode_name"], jobs["mode_cfg"])])
     compared = j.groupby("rest")[column].transform(lambda v: reference in set(v) and v.nunique() > 1)
@@ -156,7 +166,7 @@ def _side_by_side(jobs: pd.DataFrame, column: str) -> tuple[pd.DataFrame, list[s
     j["configuration"] = names["group"].to_numpy()
     others = sorted(set(j[column]) - {reference})
     rows, warnings = [], []
-    for (conf, mode, n), cell in j.groupby(["configuration", "mode_label", "num_envs"]):
+    for (_, conf, mode, n), cell in j.groupby(["rest", "configuration", "mode_label", "num_envs"]):
         by = dict(list(cell.groupby(column)))
         ref = by.get(reference)
         if ref is None or len(by) < 2:
@@ -229,16 +239,18 @@ def _paired_efficiency(table: pd.DataFrame, jobs: pd.DataFrame) -> None:
     per-round quotient of back-to-back jobs is what says whether a loop reaches its limit.
     """
     mean = lambda s: np.mean(_pooled(s["reps"]))  # noqa: E731
-    loops = {k: mean(s) for k, s in jobs.groupby(["group", "mode", "num_envs", "round"])}
+    loops = {k: {rnd: mean(r) for rnd, r in s.groupby(ROUND)} for k, s in jobs.groupby(["group", "mode", "num_envs"])}
+    # keyed by mode name and groups as `_limits` matches probes; where two probe variants share
+    # those, `_limits` left the limit empty and the row is passed over below
     probes = {k: mean(s) for k, s in jobs[jobs["mode_name"].isin(PROBES)].groupby(
-        ["group", "mode_name", "groups", "num_envs", "round"])}
+        ["group", "mode_name", "groups", "num_envs", *ROUND])}
     cols = {c: [] for c in ("efficiency_paired", "efficiency_lo", "efficiency_hi", "efficiency_rounds")}
     for r in table.itertuples():
         ratios = []
         if r.mode_name not in PROBES and pd.notna(r.limit):
-            for (g, m, n, rnd), loop in sorted(loops.items()):
-                bound = [probes.get((g, p, r.groups, n, rnd)) for p in PROBES]
-                if (g, m, n) == (r.group, r.mode, r.num_envs) and None not in bound:
+            for rnd, loop in sorted(loops.get((r.group, r.mode, r.num_envs), {}).items()):
+                bound = [probes.get((r.group, p, r.groups, r.num_envs, *rnd)) for p in PROBES]
+                if None not in bound:
                     ratios.append(loop / min(bound))
         paired = stats.paired_ratio_interval(ratios) if len(ratios) >= 2 else {}
         for c, k in zip(cols, ("ratio", "lo", "hi")):
