@@ -98,7 +98,7 @@ def _efficiency_cell(r) -> str:
     and both probes."""
     if r is None or pd.isna(r.efficiency):
         return ""
-    if pd.isna(getattr(r, "efficiency_paired", None)):
+    if pd.isna(r.efficiency_paired):
         return f"{r.efficiency:.0%}"
     lo, hi = ("?" if pd.isna(x) else f"{x:.0%}" for x in (r.efficiency_lo, r.efficiency_hi))
     return f"{r.efficiency:.0%}; paired {r.efficiency_paired:.0%} [{lo}, {hi}]"

@@ -78,25 +78,32 @@ def _speedups(table: pd.DataFrame, jobs: pd.DataFrame) -> list[str]:
                             "paired_lo", "paired_hi", "paired_rounds")}
     for r in table.itertuples():
         base = reps.get((r.group, "step", r.num_envs))
-        unpaired, paired, rounds = {}, {}, 0
+        unpaired, ratios = {}, []
         if r.mode != "step" and r.mode_name not in PROBES and base is not None:
             unpaired = stats.ratio_interval(reps[(r.group, r.mode, r.num_envs)], base)
             cell = cells[(r.group, r.num_envs)]
             ratios, notes = _round_ratios(cell[cell["mode"] == r.mode], cell[cell["mode"] == "step"],
                                           f"{r.group} n={r.num_envs}", f"{r.mode} vs step")
             warnings += notes
-            rounds = len(ratios)
-            if rounds >= 2:
-                paired = stats.paired_ratio_interval(ratios)
-        for c, v in zip(cols, (unpaired.get("ratio"), unpaired.get("lo"), unpaired.get("hi"),
-                               paired.get("ratio"), paired.get("lo"), paired.get("hi"), rounds)):
-            cols[c].append(np.nan if v is None else v)
+        for c, v in zip(cols, (*_interval(unpaired), *_interval(_paired(ratios)), len(ratios))):
+            cols[c].append(v)
     for c, v in cols.items():
         table[c] = v
     return warnings
 
 
 ROUND = ["sweep", "round"]  # one round of one sweep: the jobs that ran back to back
+
+
+def _interval(d: dict) -> tuple:
+    """(ratio, lo, hi) of a `stats` interval as columns take them: NaN for what it lacks (none was
+    computed, or too few samples for a width)."""
+    return tuple(np.nan if d.get(k) is None else d[k] for k in ("ratio", "lo", "hi"))
+
+
+def _paired(ratios: list[float]) -> dict:
+    """The paired interval over per-round ratios; none under 2 rounds."""
+    return stats.paired_ratio_interval(ratios) if len(ratios) >= 2 else {}
 
 
 def _round_ratios(a: pd.DataFrame, b: pd.DataFrame, where: str, what: str) -> tuple[list[float], list[str]]:
@@ -174,18 +181,13 @@ def _side_by_side(jobs: pd.DataFrame, column: str) -> tuple[pd.DataFrame, list[s
         row = {"configuration": conf, "mode": mode, "num_envs": n}
         row.update({f"{v}_mean": np.mean(_pooled(by[v]["reps"])) if v in by else np.nan for v in (reference, *others)})
         for v in others:
-            unpaired, paired, rounds = {}, {}, 0
+            unpaired, ratios = {}, []
             if v in by:
                 unpaired = stats.ratio_interval(_pooled(by[v]["reps"]), _pooled(ref["reps"]))
                 ratios, notes = _round_ratios(by[v], ref, f"{conf} {mode} n={n}", f"{v} vs {reference}")
                 warnings += notes
-                rounds = len(ratios)
-                if rounds >= 2:
-                    paired = stats.paired_ratio_interval(ratios)
-            for c, x in (("ratio", unpaired.get("ratio")), ("lo", unpaired.get("lo")), ("hi", unpaired.get("hi")),
-                         ("paired", paired.get("ratio")), ("paired_lo", paired.get("lo")),
-                         ("paired_hi", paired.get("hi")), ("rounds", rounds)):
-                row[f"{v}_{c}"] = np.nan if x is None else x
+            row.update(zip((f"{v}_{c}" for c in ("ratio", "lo", "hi", "paired", "paired_lo", "paired_hi", "rounds")),
+                           (*_interval(unpaired), *_interval(_paired(ratios)), len(ratios))))
         rows.append(row)
     if not rows:
         return pd.DataFrame(), warnings
@@ -252,10 +254,8 @@ def _paired_efficiency(table: pd.DataFrame, jobs: pd.DataFrame) -> None:
                 bound = [probes.get((r.group, p, r.groups, r.num_envs, *rnd)) for p in PROBES]
                 if None not in bound:
                     ratios.append(loop / min(bound))
-        paired = stats.paired_ratio_interval(ratios) if len(ratios) >= 2 else {}
-        for c, k in zip(cols, ("ratio", "lo", "hi")):
-            cols[c].append(np.nan if paired.get(k) is None else paired[k])
-        cols["efficiency_rounds"].append(len(ratios))
+        for c, v in zip(cols, (*_interval(_paired(ratios)), len(ratios))):
+            cols[c].append(v)
     for c, v in cols.items():
         table[c] = v
 
