@@ -39,8 +39,11 @@ def test_two_backends_two_rounds_paired_is_the_geometric_mean_of_round_ratios(tm
     assert sorted(c.table["group"].unique()) == ["env.backend=ale", "env.backend=envpool"]  # still apart
     b = c.backends
     assert list(zip(b["configuration"], b["mode"], b["num_envs"])) == [
-        ("all", "step", 8), ("all", "async[groups=2]", 8)]
+        ("all", "step", 8), ("all", "async[groups=2]", 8), ("all", "best loop", 8)]
     a = b.iloc[1]
+    best = b.iloc[2]  # both backends' fastest loop is async: the same figures as its row
+    assert (best["ale_loop"], best["envpool_loop"]) == ("async[groups=2]", "async[groups=2]")
+    assert best[a.index.drop(["mode", "ale_loop", "envpool_loop"])].equals(a[a.index.drop(["mode", "ale_loop", "envpool_loop"])])
     assert (a["ale_mean"], a["envpool_mean"]) == (97.0, 137.5)
     ratio, lo, hi = welch_log(ENVPOOL[0] + ENVPOOL[1], ALE[0] + ALE[1])
     assert (a["envpool_ratio"], a["envpool_lo"], a["envpool_hi"]) == (
@@ -64,8 +67,43 @@ def test_two_backends_two_rounds_paired_is_the_geometric_mean_of_round_ratios(tm
     assert ch["envpoolOverAleAsyncGroups2"] == [{"n": 8, "ratio": round(ratio, 3), "lo": round(lo, 3),
                                                  "hi": round(hi, 3), "paired": round(p, 3),
                                                  "paired_lo": round(plo, 3), "paired_hi": round(phi, 3)}]
-    assert ch["meta"]["ratios"]["backend"]["arrays"] == ["envpoolOverAleStep", "envpoolOverAleAsyncGroups2"]
+    assert ch["meta"]["ratios"]["backend"]["arrays"] == [
+        "envpoolOverAleStep", "envpoolOverAleAsyncGroups2", "envpoolOverAleBestLoop"]
     assert "const envpoolOverAleAsyncGroups2 = [\n  { n: 8, ratio: " in (out / "side_by_side.js").read_text()
+
+
+def test_best_loop_puts_each_backends_fastest_loop_beside_ales_paired_on_those_loops(tmp_path, capsys):
+    """ale runs fastest in async, gymnasium (no batches) in sendrecv; envpool ran one loop only. The best
+    loop row pairs each round's gymnasium sendrecv with that round's ale async; probes are no loop."""
+    by_round = {  # round -> {(backend, mode): reps}
+        0: {("ale", "step"): [50.0], ("ale", "async"): [100.0], ("ale", "env_only"): [400.0],
+            ("gymnasium", "step"): [30.0], ("gymnasium", "sendrecv"): [40.0], ("gymnasium", "env_only"): [900.0],
+            ("envpool", "step"): [45.0]},
+        1: {("ale", "step"): [60.0], ("ale", "async"): [80.0], ("ale", "env_only"): [400.0],
+            ("gymnasium", "step"): [20.0], ("gymnasium", "sendrecv"): [36.0], ("gymnasium", "env_only"): [900.0],
+            ("envpool", "step"): [66.0]},
+    }
+    for rnd, jobs in by_round.items():
+        for (backend, mode), reps in jobs.items():
+            run(tmp_path, backend, mode=mode, reps=reps, rnd=rnd)
+    b = collect([tmp_path], plot=False).backends
+    assert list(b["mode"]) == ["step", "env_only", "best loop"]  # a loop only one backend ran has no row of its own
+    best = b.iloc[-1]
+    assert (best["ale_loop"], best["gymnasium_loop"], best["envpool_loop"]) == ("async[groups=2]", "sendrecv", "step")
+    assert (best["ale_mean"], best["gymnasium_mean"], best["envpool_mean"]) == (90.0, 38.0, 55.5)
+    assert best["gymnasium_paired"] == pytest.approx(math.sqrt(40 / 100 * 36 / 80))
+    assert best["envpool_paired"] == pytest.approx(math.sqrt(45 / 100 * 66 / 80))  # its only loop against ale's best
+    assert best["gymnasium_rounds"] == 2
+    section = capsys.readouterr().out.split("**Backends side by side**")[1]
+    assert "| best loop | 8 | 90.0 (async[groups=2]) | 55.5 (step) | 38.0 (sendrecv) |" in section
+
+
+def test_no_best_loop_row_where_every_backend_ran_one_loop(tmp_path):
+    for backend, reps in (("ale", (100.0, 100.0)), ("envpool", (90.0, 90.0))):
+        run(tmp_path, backend, reps=reps)
+        run(tmp_path, backend, mode="env_only", reps=reps)  # a probe is no second loop
+    b = collect([tmp_path], plot=False).backends
+    assert list(b["mode"]) == ["async[groups=2]", "env_only"] and list(b["ale_loop"]) == ["async[groups=2]", "env_only"]
 
 
 def test_a_backend_compared_on_another_machine_state_is_warned(tmp_path):

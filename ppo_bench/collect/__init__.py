@@ -37,7 +37,9 @@ backends.csv): per configuration, mode and num_envs, each backend's throughput a
 ale-py's, unpaired over the pooled reps and paired by round, so one table says which backend
 serves the loop best. Groups that differ only in `agent.runtime` likewise, beside the compiled
 agent (runtimes.csv). The probe a key cannot change (agent_only for backends, env_only for
-runtimes) is left out of its table.
+runtimes) is left out of its table. Where a backend ran more than one loop mode at a num_envs,
+a "best loop" row compares each backend's fastest loop (by pooled mean) with ale-py's fastest,
+paired round by round on those two loops: the answer whatever loop each serves best.
 
 Jobs run with `schedule.profile=true` also give a table of where the loop
 step's time goes (phases.csv, and a section of table.md), averaged over rounds.

@@ -4,6 +4,7 @@ Configurations that differ only in env.backend add a "Backends side by side" sec
 table.md (each backend's throughput beside ale-py's, with its ratio to it) and backends.csv
 (full precision); those that differ only in agent.runtime likewise "Runtimes side by side"
 (beside the compiled agent) and runtimes.csv; in side_by_side.json the ratios are arrays too.
+A "best loop" row names each value's fastest loop mode beside its figure.
 
 Learning runs add a Learning section to table.md, returns.csv (one row per configuration,
 full precision, the per-seed figures as JSON lists), returns.json (every seed's curve and
@@ -30,7 +31,7 @@ from .. import results
 from .load import SINGLE_GROUP, CollectError, Collection
 from .learning import ACCEPT_SEEDS, RESAMPLES
 from .plots import _matplotlib, curve_label, plot_returns, plot_side_by_side, plot_throughput
-from .tables import PHASE_COLUMNS, PROBES, SIDE_BY_SIDE, _order, _ratio
+from .tables import BEST_LOOP, PHASE_COLUMNS, PROBES, SIDE_BY_SIDE, _order, _ratio
 
 JS_NAMES = {"step": "stepRaw", "sendrecv": "recvRaw", "async": "asyncRaw",
             "env_only": "envOnlyRaw", "agent_only": "agentOnlyRaw"}
@@ -50,7 +51,9 @@ SIDE_BY_SIDE_FOOTER = ("env-steps/s, mean over the pooled reps of every round; c
                        "{key}; <{column}>/{reference} = ratio to {reference}: ratio of geometric means with a 95% "
                        "Welch t-interval on log throughput; paired = per round of one sweep with both, the ratio of the "
                        "two sides' mean reps, t-interval on log ratios (2 rounds or more); empty = that {column} did not "
-                       "run there; {unaffected}, which {column} cannot change, is left out")
+                       "run there; {unaffected}, which {column} cannot change, is left out; "
+                       "best loop = each {column}'s fastest loop mode (named beside its figure) against {reference}'s, "
+                       "paired on those two loops")
 
 
 def _decimals(x: float) -> int:
@@ -126,8 +129,8 @@ def _side_by_side_markdown(b: pd.DataFrame, column: str) -> list[str]:
               + [f"{o}/{reference}" for o in others] + [f"{o}/{reference} paired" for o in paired])
     rows = []
     for r in b.to_dict("records"):
-        means = [r[f"{k}_mean"] for k in [reference, *others]]
-        thr = ["" if pd.isna(x) else f"{x:.{_decimals(x)}f}" for x in means]
+        thr = ["" if pd.isna(x := r[f"{k}_mean"]) else f"{x:.{_decimals(x)}f}"
+               + (f" ({r[f'{k}_loop']})" if r["mode"] == BEST_LOOP else "") for k in [reference, *others]]
         rows.append(([r["configuration"]] if several else []) + [r["mode"], str(r["num_envs"]), *thr]
                     + [_ratio(r[f"{o}_ratio"], r[f"{o}_lo"], r[f"{o}_hi"]) for o in others]
                     + [_ratio(r[f"{o}_paired"], r[f"{o}_paired_lo"], r[f"{o}_paired_hi"]) for o in paired])

@@ -147,6 +147,9 @@ def _mode_label(name: str, cfg: dict) -> str:
     return name + (f"[{','.join(f'{k}={v}' for k, v in shown.items())}]" if shown else "")
 
 
+BEST_LOOP = "best loop"  # the side-by-side row of each value's fastest loop mode
+
+
 def _side_by_side(jobs: pd.DataFrame, column: str) -> tuple[pd.DataFrame, list[str]]:
     """Every value of one key (`column` of SIDE_BY_SIDE: backend, runtime) beside the reference's,
     with its ratio to it, where configurations differ only in that key; and the machine warnings of
@@ -155,10 +158,14 @@ def _side_by_side(jobs: pd.DataFrame, column: str) -> tuple[pd.DataFrame, list[s
     Which backend (or runtime) serves a PPO loop best is read at one mode and num_envs, so a row is
     one configuration (the identity without the key, named by the keys in which the rows'
     configurations differ) x mode x num_envs where the reference and at least one other value ran:
-    `<value>_mean` the pooled reps' mean (empty where that value did not run), then per other value
-    the unpaired ratio over the pooled reps (`_ratio`, `_lo`, `_hi`) and the paired one over the
-    rounds with both (`_paired`, `_paired_lo`, `_paired_hi`, `_rounds`; 2 rounds or more).
-    Empty when no configuration ran with the reference and another value.
+    `<value>_mean` the pooled reps' mean (empty where that value did not run), `<value>_loop` the
+    mode it is of, then per other value the unpaired ratio over the pooled reps (`_ratio`, `_lo`,
+    `_hi`) and the paired one over the rounds with both (`_paired`, `_paired_lo`, `_paired_hi`,
+    `_rounds`; 2 rounds or more). A user's next question is which serves best whatever loop each
+    runs best, so where a value ran more than one loop mode at a num_envs, a "best loop" row puts
+    each value's fastest loop (by pooled mean; probes are not loops) beside the reference's,
+    paired round by round on those two loops. Empty when no configuration ran with the reference
+    and another value.
     """
     key, reference, unaffected = SIDE_BY_SIDE[column]
     jobs = jobs[jobs["mode_name"] != unaffected]
@@ -173,27 +180,42 @@ def _side_by_side(jobs: pd.DataFrame, column: str) -> tuple[pd.DataFrame, list[s
     j["configuration"] = names["group"].to_numpy()
     others = sorted(set(j[column]) - {reference})
     rows, warnings = [], []
-    for (_, conf, mode, n), cell in j.groupby(["rest", "configuration", "mode_label", "num_envs"]):
-        by = dict(list(cell.groupby(column)))
+
+    def compare(by: dict, conf: str, mode: str, n: int) -> None:
+        """One row: each value's jobs in `by` (all of one mode) beside the reference's."""
         ref = by.get(reference)
         if ref is None or len(by) < 2:
-            continue
+            return
         row = {"configuration": conf, "mode": mode, "num_envs": n}
-        row.update({f"{v}_mean": np.mean(_pooled(by[v]["reps"])) if v in by else np.nan for v in (reference, *others)})
+        for v in (reference, *others):
+            row[f"{v}_mean"] = np.mean(_pooled(by[v]["reps"])) if v in by else np.nan
+            row[f"{v}_loop"] = by[v]["mode_label"].iloc[0] if v in by else None
         for v in others:
             unpaired, ratios = {}, []
             if v in by:
                 unpaired = stats.ratio_interval(_pooled(by[v]["reps"]), _pooled(ref["reps"]))
                 ratios, notes = _round_ratios(by[v], ref, f"{conf} {mode} n={n}", f"{v} vs {reference}")
-                warnings += notes
+                warnings.extend(notes)
             row.update(zip((f"{v}_{c}" for c in ("ratio", "lo", "hi", "paired", "paired_lo", "paired_hi", "rounds")),
                            (*_interval(unpaired), *_interval(_paired(ratios)), len(ratios))))
         rows.append(row)
+
+    for (_, conf, mode, n), cell in j.groupby(["rest", "configuration", "mode_label", "num_envs"]):
+        compare(dict(list(cell.groupby(column))), conf, mode, n)
+    loops = j[~j["mode_name"].isin(PROBES)]
+    for (_, conf, n), cell in loops.groupby(["rest", "configuration", "num_envs"]):
+        if cell.groupby(column)["mode_label"].nunique().max() > 1:
+            compare({v: _fastest_loop(s) for v, s in cell.groupby(column)}, conf, BEST_LOOP, n)
     if not rows:
         return pd.DataFrame(), warnings
     table = pd.DataFrame(rows)
     table["_o"] = table["mode"].map(_order)
     return table.sort_values(["configuration", "_o", "num_envs"]).drop(columns="_o").reset_index(drop=True), warnings
+
+
+def _fastest_loop(jobs: pd.DataFrame) -> pd.DataFrame:
+    """The jobs of the mode (label) whose pooled reps have the highest mean."""
+    return max((s for _, s in jobs.groupby("mode_label")), key=lambda s: np.mean(_pooled(s["reps"])))
 
 
 def _phases(jobs: pd.DataFrame) -> pd.DataFrame:
