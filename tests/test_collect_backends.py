@@ -86,7 +86,8 @@ def test_best_loop_puts_each_backends_fastest_loop_beside_ales_paired_on_those_l
     for rnd, jobs in by_round.items():
         for (backend, mode), reps in jobs.items():
             run(tmp_path, backend, mode=mode, reps=reps, rnd=rnd)
-    b = collect([tmp_path], plot=False).backends
+    out = tmp_path / "summary"
+    b = collect([tmp_path], out_dir=out, plot=False).backends
     assert list(b["mode"]) == ["step", "env_only", "best loop"]  # a loop only one backend ran has no row of its own
     best = b.iloc[-1]
     assert (best["ale_loop"], best["gymnasium_loop"], best["envpool_loop"]) == ("async[groups=2]", "sendrecv", "step")
@@ -96,14 +97,32 @@ def test_best_loop_puts_each_backends_fastest_loop_beside_ales_paired_on_those_l
     assert best["gymnasium_rounds"] == 2
     section = capsys.readouterr().out.split("**Backends side by side**")[1]
     assert "| best loop | 8 | 90.0 (async[groups=2]) | 55.5 (step) | 38.0 (sendrecv) |" in section
+    assert "best loop = each backend's fastest loop mode" in section
+    ch = json.loads((out / "side_by_side.json").read_text())
+    assert [(p["loop"], p["over_loop"]) for p in ch["gymnasiumOverAleBestLoop"]] == [("sendrecv", "async[groups=2]")]
+    assert "loop" not in ch["gymnasiumOverAleStep"][0]
 
 
 def test_no_best_loop_row_where_every_backend_ran_one_loop(tmp_path):
     for backend, reps in (("ale", (100.0, 100.0)), ("envpool", (90.0, 90.0))):
         run(tmp_path, backend, reps=reps)
         run(tmp_path, backend, mode="env_only", reps=reps)  # a probe is no second loop
-    b = collect([tmp_path], plot=False).backends
+    c = collect([tmp_path], plot=False)
+    b = c.backends
     assert list(b["mode"]) == ["async[groups=2]", "env_only"] and list(b["ale_loop"]) == ["async[groups=2]", "env_only"]
+    assert "best loop" not in c.markdown  # nor in the footer
+
+
+def test_the_best_loop_row_does_not_warn_again_about_jobs_its_mode_row_warned_about(tmp_path):
+    for rnd in (0, 1):
+        for backend in ("ale", "envpool"):
+            run(tmp_path, backend, mode="step", rnd=rnd, reps=(50.0, 50.0))
+        run(tmp_path, "ale", rnd=rnd)
+        run(tmp_path, "envpool", rnd=rnd, reps=(150.0, 150.0), load=4.0 if rnd == 1 else 0.5)
+    c = collect([tmp_path], plot=False)
+    assert c.backends.iloc[-1]["mode"] == "best loop" and c.backends.iloc[-1]["envpool_loop"] == "async[groups=2]"
+    between_backends = [w for w in c.machine_warnings if ": envpool vs ale: " in w]
+    assert len(between_backends) == 1 and between_backends[0].startswith("all async[groups=2] n=8 round 1:")
 
 
 def test_a_backend_compared_on_another_machine_state_is_warned(tmp_path):

@@ -39,7 +39,9 @@ serves the loop best. Groups that differ only in `agent.runtime` likewise, besid
 agent (runtimes.csv). The probe a key cannot change (agent_only for backends, env_only for
 runtimes) is left out of its table. Where a backend ran more than one loop mode at a num_envs,
 a "best loop" row compares each backend's fastest loop (by pooled mean) with ale-py's fastest,
-paired round by round on those two loops: the answer whatever loop each serves best.
+paired round by round on those two loops: the answer whatever loop each serves best. The
+loops are picked on the same reps the ratio is computed from, which favours slightly the backend
+that ran more loops; its chart arrays name the two loops at each num_envs.
 
 Jobs run with `schedule.profile=true` also give a table of where the loop
 step's time goes (phases.csv, and a section of table.md), averaged over rounds.

@@ -51,9 +51,10 @@ SIDE_BY_SIDE_FOOTER = ("env-steps/s, mean over the pooled reps of every round; c
                        "{key}; <{column}>/{reference} = ratio to {reference}: ratio of geometric means with a 95% "
                        "Welch t-interval on log throughput; paired = per round of one sweep with both, the ratio of the "
                        "two sides' mean reps, t-interval on log ratios (2 rounds or more); empty = that {column} did not "
-                       "run there; {unaffected}, which {column} cannot change, is left out; "
-                       "best loop = each {column}'s fastest loop mode (named beside its figure) against {reference}'s, "
-                       "paired on those two loops")
+                       "run there; {unaffected}, which {column} cannot change, is left out")
+BEST_LOOP_FOOTER = ("; best loop = each {column}'s fastest loop mode by mean (named beside its figure) against "
+                    "{reference}'s, paired on those two loops; picked on the same reps, so a {column} that ran more "
+                    "loops is favoured slightly")
 
 
 def _decimals(x: float) -> int:
@@ -136,7 +137,8 @@ def _side_by_side_markdown(b: pd.DataFrame, column: str) -> list[str]:
                     + [_ratio(r[f"{o}_paired"], r[f"{o}_paired_lo"], r[f"{o}_paired_hi"]) for o in paired])
     title = (f"**{column.capitalize()}s side by side** (ratios are to {reference}; paired = per-round ratios "
              "of jobs of the same round)")
-    footer = SIDE_BY_SIDE_FOOTER.format(key=key, column=column, reference=reference, unaffected=unaffected)
+    footer = (SIDE_BY_SIDE_FOOTER + (BEST_LOOP_FOOTER if (b["mode"] == BEST_LOOP).any() else "")).format(
+        key=key, column=column, reference=reference, unaffected=unaffected)
     return [title, ""] + _md_table(header, rows) + ["", footer, ""]
 
 
@@ -356,7 +358,8 @@ def ratio_arrays(b: pd.DataFrame, column: str) -> dict:
     """Per other backend (runtime) and mode, its ratio to the reference by num_envs ({n, ratio, lo, hi,
     paired, paired_lo, paired_hi}, 3 decimals, null where there is none), named `<value> over
     <reference> <mode>` (e.g. envpoolOverAleAsyncGroups2), the configuration added where the table
-    has several."""
+    has several. The best loop's points also name the two loops compared ({loop, over_loop}): which
+    is fastest can change with num_envs."""
     out: dict = {}
     if b.empty:
         return out
@@ -369,7 +372,9 @@ def ratio_arrays(b: pd.DataFrame, column: str) -> dict:
             if not ran.empty:
                 name = _camel(f"{o} over {reference} {mode}" + (f" {conf}" if several else ""))
                 out[name] = [{"n": int(r["num_envs"]), **{k: r3(r[f"{o}_{k}"]) for k in (
-                    "ratio", "lo", "hi", "paired", "paired_lo", "paired_hi")}} for r in ran.to_dict("records")]
+                    "ratio", "lo", "hi", "paired", "paired_lo", "paired_hi")},
+                    **({"loop": r[f"{o}_loop"], "over_loop": r[f"{reference}_loop"]} if mode == BEST_LOOP else {})}
+                    for r in ran.to_dict("records")]
     return out
 
 

@@ -195,7 +195,8 @@ def _side_by_side(jobs: pd.DataFrame, column: str) -> tuple[pd.DataFrame, list[s
             if v in by:
                 unpaired = stats.ratio_interval(_pooled(by[v]["reps"]), _pooled(ref["reps"]))
                 ratios, notes = _round_ratios(by[v], ref, f"{conf} {mode} n={n}", f"{v} vs {reference}")
-                warnings.extend(notes)
+                if mode != BEST_LOOP or row[f"{v}_loop"] != row[f"{reference}_loop"]:  # else its mode's row warned
+                    warnings.extend(notes)
             row.update(zip((f"{v}_{c}" for c in ("ratio", "lo", "hi", "paired", "paired_lo", "paired_hi", "rounds")),
                            (*_interval(unpaired), *_interval(_paired(ratios)), len(ratios))))
         rows.append(row)
