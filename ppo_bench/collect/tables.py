@@ -40,6 +40,11 @@ def _pooled(reps: pd.Series) -> list[float]:
     return [x for job_reps in reps for x in job_reps]
 
 
+def _pooled_mean(jobs: pd.DataFrame) -> float:
+    """The mean of several jobs' (rounds') repetitions pooled: the figure every comparison divides."""
+    return np.mean(_pooled(jobs["reps"]))
+
+
 def _order(label: str) -> tuple:
     name = label.split("[")[0]
     return (MODE_ORDER.index(name) if name in MODE_ORDER else len(MODE_ORDER), label)
@@ -117,7 +122,7 @@ def _round_ratios(a: pd.DataFrame, b: pd.DataFrame, where: str, what: str) -> tu
     ratios, warnings = [], []
     for key in sorted(mine.keys() & base.keys()):
         x, y, rnd = mine[key], base[key], key[1]
-        ratios.append(np.mean(_pooled(x["reps"])) / np.mean(_pooled(y["reps"])))
+        ratios.append(_pooled_mean(x) / _pooled_mean(y))
         warnings += [f"{where} round {rnd}: {what}: {why} ({ja.path}, {jb.path})"
                      for ja in x.itertuples() for jb in y.itertuples() if (why := _machine_warning(ja, jb))]
     return ratios, warnings
@@ -188,7 +193,7 @@ def _side_by_side(jobs: pd.DataFrame, column: str) -> tuple[pd.DataFrame, list[s
             return
         row = {"configuration": conf, "mode": mode, "num_envs": n}
         for v in (reference, *others):
-            row[f"{v}_mean"] = np.mean(_pooled(by[v]["reps"])) if v in by else np.nan
+            row[f"{v}_mean"] = _pooled_mean(by[v]) if v in by else np.nan
             row[f"{v}_loop"] = by[v]["mode_label"].iloc[0] if v in by else None
         for v in others:
             unpaired, ratios = {}, []
@@ -216,7 +221,7 @@ def _side_by_side(jobs: pd.DataFrame, column: str) -> tuple[pd.DataFrame, list[s
 
 def _fastest_loop(jobs: pd.DataFrame) -> pd.DataFrame:
     """The jobs of the mode (label) whose pooled reps have the highest mean."""
-    return max((s for _, s in jobs.groupby("mode_label")), key=lambda s: np.mean(_pooled(s["reps"])))
+    return max((s for _, s in jobs.groupby("mode_label")), key=_pooled_mean)
 
 
 def _phases(jobs: pd.DataFrame) -> pd.DataFrame:
@@ -263,11 +268,11 @@ def _paired_efficiency(table: pd.DataFrame, jobs: pd.DataFrame) -> None:
     The pooled efficiency divides means taken minutes apart; on a machine that drifts 5-15% the
     per-round quotient of back-to-back jobs is what says whether a loop reaches its limit.
     """
-    mean = lambda s: np.mean(_pooled(s["reps"]))  # noqa: E731
-    loops = {k: {rnd: mean(r) for rnd, r in s.groupby(ROUND)} for k, s in jobs.groupby(["group", "mode", "num_envs"])}
+    loops = {k: {rnd: _pooled_mean(r) for rnd, r in s.groupby(ROUND)}
+             for k, s in jobs.groupby(["group", "mode", "num_envs"])}
     # keyed by mode name and groups as `_limits` matches probes; where two probe variants share
     # those, `_limits` left the limit empty and the row is passed over below
-    probes = {k: mean(s) for k, s in jobs[jobs["mode_name"].isin(PROBES)].groupby(
+    probes = {k: _pooled_mean(s) for k, s in jobs[jobs["mode_name"].isin(PROBES)].groupby(
         ["group", "mode_name", "groups", "num_envs", *ROUND])}
     cols = {c: [] for c in ("efficiency_paired", "efficiency_lo", "efficiency_hi", "efficiency_rounds")}
     for r in table.itertuples():
