@@ -21,6 +21,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Optional
 
+from .config import AgentConfig, EnvConfig, ScheduleConfig
+
 SCHEMA = 1
 FILENAME = "result.json"
 UNIT = "env_steps/s"
@@ -257,3 +259,100 @@ def summarise_record(record: dict) -> str:
         ret = "no episode finished" if ret is None else f"return {ret:.1f} (last {learning['window']})"
         return f"{head}: {thr['mean']:.0f} {UNIT} over {learning['total_env_steps']} env steps, {ret}"
     return f"{head}: {thr['mean']:.0f} {UNIT} {ci} over {len(thr['reps'])} reps"
+
+
+# ---------------------------------------------------------------- identity and learning records
+
+NOT_IDENTITY = ("env.num_envs", "round", "schedule.profile")  # and every key under mode.
+SCHEMA_DEFAULTS = {f"{g}.{k}": v for g, cls in (("env", EnvConfig), ("agent", AgentConfig),
+                                                ("schedule", ScheduleConfig)) for k, v in vars(cls()).items()}
+"""Flat defaults of the schema's groups (mode aside), for keys older result files lack."""
+REFERENCE = "reference"
+LEARNING_FIELDS = {  # key -> (integer only, null allowed)
+    "total_env_steps": (True, False), "target_return": (False, True), "window": (True, False),
+    "setup_s": (False, False), "wall_s": (False, False), "env_steps_per_s": (False, False),
+    "episodes": (True, False), "final_return_mean": (False, True), "final_return_std": (False, True),
+    "time_to_target_s": (False, True), "env_steps_to_target": (True, True)}
+UNFINISHED = ("env_steps_per_s", "setup_s")  # what a learning run that failed part-way may lack
+CURVE_FIELDS = {"env_steps": (True, False), "wall_s": (False, False), "episodes": (True, False),
+                "return_mean": (False, True), "return_std": (False, True)}
+
+
+def flatten(d: dict, prefix: str = "") -> dict:
+    out = {}
+    for k, v in d.items():
+        if isinstance(v, dict):
+            out.update(flatten(v, f"{prefix}{k}."))
+        else:
+            out[f"{prefix}{k}"] = v
+    return out
+
+
+def as_today(flat: dict) -> dict:
+    """A flat config in today's schema: keys it gained read as their defaults, and agent.compile
+    (a bool, before agent.runtime) read as runtime compiled or eager, so old files group with new."""
+    flat = dict(flat)
+    if "agent.compile" in flat:
+        compiled = flat.pop("agent.compile")
+        flat.setdefault("agent.runtime", "compiled" if compiled else "eager")
+    return {**SCHEMA_DEFAULTS, **flat}
+
+
+def group_identity(flat: dict) -> dict:
+    """The keys that say what was measured: all but the mode's, num_envs, round and profile; and
+    the seed too for a learning run, whose seeds are samples of one configuration."""
+    pooled = NOT_IDENTITY + (("seed",) if flat.get("agent.algo", REFERENCE) != REFERENCE else ())
+    return {k: v for k, v in flat.items() if k not in pooled and not k.startswith("mode.")}
+
+
+def check_number(where: str, value, integer: bool, null: bool) -> None:
+    kind = _kind(value)
+    if not (kind == "integer" or (kind == "number" and not integer) or (kind == "null" and null)):
+        expected = ("integer" if integer else "number") + (" or null" if null else "")
+        raise ValueError(f"{where}: {kind}, expected {expected}")
+
+
+def check_learning(value, stopped: bool = False) -> Optional[dict]:
+    """A result's `learning` record, checked: every field typed, the curve's lists of one length,
+    its env steps and wall seconds in order (they are interpolated); None for a non-learning job.
+    A stopped run's record (`stopped_learning`) may lack its throughput and setup time."""
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise ValueError(f"learning: {_kind(value)}, expected object or null")
+    for key, (integer, null) in LEARNING_FIELDS.items():
+        if key not in value:
+            raise ValueError(f"learning.{key}: missing")
+        check_number(f"learning.{key}", value[key], integer, null or (stopped and key in UNFINISHED))
+    curve = value.get("curve")
+    if not isinstance(curve, dict) or not all(isinstance(curve.get(k), list) for k in CURVE_KEYS):
+        raise ValueError(f"learning.curve: expected an object of lists {', '.join(CURVE_KEYS)}")
+    lengths = {k: len(curve[k]) for k in CURVE_KEYS}
+    if len(set(lengths.values())) > 1:
+        shown = ", ".join(f"{k} {n}" for k, n in lengths.items())
+        raise ValueError(f"learning.curve: lists of unequal length ({shown})")
+    for key, (integer, null) in CURVE_FIELDS.items():
+        for i, v in enumerate(curve[key]):
+            check_number(f"learning.curve.{key}[{i}]", v, integer, null)
+    for key in ("env_steps", "wall_s"):
+        if any(b < a for a, b in zip(curve[key], curve[key][1:])):
+            raise ValueError(f"learning.curve.{key}: not in increasing order")
+    return value
+
+
+def stopped_learning(rec: dict) -> dict:
+    """A failed learning run's `learning_so_far` as a learning record: the curve up to the failure,
+    with the fields a finished run's record has read off that curve; no env_steps_per_s (the run
+    never finished its loop) and setup_s only where the setup had finished."""
+    curve = rec["learning_so_far"]["curve"]
+    sched = rec["config"]["schedule"]
+    window, target = sched.get("return_window"), sched.get("target_return")
+    returns = [(m, s) for m, s in zip(curve.get("return_mean") or [], curve.get("return_std") or []) if m is not None]
+    wall, steps = to_target(curve, window, target)
+    last = lambda k, empty: curve[k][-1] if curve.get(k) else empty  # noqa: E731
+    return check_learning({
+        "total_env_steps": last("env_steps", 0), "target_return": target, "window": window,
+        "setup_s": rec["timing"].get("setup_s"), "wall_s": last("wall_s", 0.0), "env_steps_per_s": None,
+        "episodes": last("episodes", 0), "final_return_mean": returns[-1][0] if returns else None,
+        "final_return_std": returns[-1][1] if returns else None,
+        "time_to_target_s": wall, "env_steps_to_target": steps, "curve": curve}, stopped=True)

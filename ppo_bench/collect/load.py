@@ -32,22 +32,7 @@ import numpy as np
 import pandas as pd
 
 from .. import results
-from ..config import AgentConfig, EnvConfig, ScheduleConfig
 
-NOT_IDENTITY = ("env.num_envs", "round", "schedule.profile")  # and every key under mode.
-SCHEMA_DEFAULTS = {f"{g}.{k}": v for g, cls in (("env", EnvConfig), ("agent", AgentConfig),
-                                                ("schedule", ScheduleConfig)) for k, v in vars(cls()).items()}
-"""Flat defaults of the schema's groups (mode aside), for keys older result files lack."""
-REFERENCE = "reference"
-CURVE = results.CURVE_KEYS
-LEARNING_FIELDS = {  # key -> (integer only, null allowed)
-    "total_env_steps": (True, False), "target_return": (False, True), "window": (True, False),
-    "setup_s": (False, False), "wall_s": (False, False), "env_steps_per_s": (False, False),
-    "episodes": (True, False), "final_return_mean": (False, True), "final_return_std": (False, True),
-    "time_to_target_s": (False, True), "env_steps_to_target": (True, True)}
-UNFINISHED = ("env_steps_per_s", "setup_s")  # what a learning run that failed part-way may lack
-CURVE_FIELDS = {"env_steps": (True, False), "wall_s": (False, False), "episodes": (True, False),
-                "return_mean": (False, True), "return_std": (False, True)}
 SINGLE_GROUP = "all"
 RUN_MARKERS = (".hydra", "run.log")  # what a job of run.py leaves in its folder besides result.json
 BASELINE_COLUMNS = ["identity", "mode", "num_envs", "mean", "reps"]
@@ -151,16 +136,6 @@ def _drop_duplicates(records: list[tuple[Path, dict]]) -> tuple[list[tuple[Path,
             [{"path": p, "kept": k} for p, k in zip(copies["path"], copies["kept"])])
 
 
-def flatten(d: dict, prefix: str = "") -> dict:
-    out = {}
-    for k, v in d.items():
-        if isinstance(v, dict):
-            out.update(flatten(v, f"{prefix}{k}."))
-        else:
-            out[f"{prefix}{k}"] = v
-    return out
-
-
 def _seconds(s: Optional[str]) -> float:
     """An ISO 8601 time as POSIX seconds (NaN when absent), so windows compare as plain numbers."""
     return datetime.fromisoformat(s.replace("Z", "+00:00")).timestamp() if s else np.nan
@@ -178,87 +153,17 @@ def _readings(machine: dict, key: str) -> list[float]:
     return [v for v in values if v is not None] or [np.nan]
 
 
-def as_today(flat: dict) -> dict:
-    """A flat config in today's schema: keys it gained read as their defaults, and agent.compile
-    (a bool, before agent.runtime) read as runtime compiled or eager, so old files group with new."""
-    flat = dict(flat)
-    if "agent.compile" in flat:
-        compiled = flat.pop("agent.compile")
-        flat.setdefault("agent.runtime", "compiled" if compiled else "eager")
-    return {**SCHEMA_DEFAULTS, **flat}
-
-
-def identity(flat: dict) -> dict:
-    """The keys that say what was measured: all but the mode's, num_envs, round and profile; and
-    the seed too for a learning run, whose seeds are samples of one configuration."""
-    pooled = NOT_IDENTITY + (("seed",) if flat.get("agent.algo", REFERENCE) != REFERENCE else ())
-    return {k: v for k, v in flat.items() if k not in pooled and not k.startswith("mode.")}
-
-
-def _check_number(where: str, value, integer: bool, null: bool) -> None:
-    kind = results._kind(value)
-    if not (kind == "integer" or (kind == "number" and not integer) or (kind == "null" and null)):
-        expected = ("integer" if integer else "number") + (" or null" if null else "")
-        raise ValueError(f"{where}: {kind}, expected {expected}")
-
-
-def _learning(value, stopped: bool = False) -> Optional[dict]:
-    """A result's `learning` record, checked: every field typed, the curve's lists of one length,
-    its env steps and wall seconds in order (they are interpolated); None for a non-learning job.
-    A stopped run's record (`_stopped_learning`) may lack its throughput and setup time."""
-    if value is None:
-        return None
-    if not isinstance(value, dict):
-        raise ValueError(f"learning: {results._kind(value)}, expected object or null")
-    for key, (integer, null) in LEARNING_FIELDS.items():
-        if key not in value:
-            raise ValueError(f"learning.{key}: missing")
-        _check_number(f"learning.{key}", value[key], integer, null or (stopped and key in UNFINISHED))
-    curve = value.get("curve")
-    if not isinstance(curve, dict) or not all(isinstance(curve.get(k), list) for k in CURVE):
-        raise ValueError(f"learning.curve: expected an object of lists {', '.join(CURVE)}")
-    lengths = {k: len(curve[k]) for k in CURVE}
-    if len(set(lengths.values())) > 1:
-        shown = ", ".join(f"{k} {n}" for k, n in lengths.items())
-        raise ValueError(f"learning.curve: lists of unequal length ({shown})")
-    for key, (integer, null) in CURVE_FIELDS.items():
-        for i, v in enumerate(curve[key]):
-            _check_number(f"learning.curve.{key}[{i}]", v, integer, null)
-    for key in ("env_steps", "wall_s"):
-        if any(b < a for a, b in zip(curve[key], curve[key][1:])):
-            raise ValueError(f"learning.curve.{key}: not in increasing order")
-    return value
-
-
-def _stopped_learning(rec: dict) -> dict:
-    """A failed learning run's `learning_so_far` as a learning record: the curve up to the failure,
-    with the fields a finished run's record has read off that curve; no env_steps_per_s (the run
-    never finished its loop) and setup_s only where the setup had finished."""
-    curve = rec["learning_so_far"]["curve"]
-    sched = rec["config"]["schedule"]
-    window, target = sched.get("return_window"), sched.get("target_return")
-    returns = [(m, s) for m, s in zip(curve.get("return_mean") or [], curve.get("return_std") or []) if m is not None]
-    wall, steps = results.to_target(curve, window, target)
-    last = lambda k, empty: curve[k][-1] if curve.get(k) else empty  # noqa: E731
-    return _learning({
-        "total_env_steps": last("env_steps", 0), "target_return": target, "window": window,
-        "setup_s": rec["timing"].get("setup_s"), "wall_s": last("wall_s", 0.0), "env_steps_per_s": None,
-        "episodes": last("episodes", 0), "final_return_mean": returns[-1][0] if returns else None,
-        "final_return_std": returns[-1][1] if returns else None,
-        "time_to_target_s": wall, "env_steps_to_target": steps, "curve": curve}, stopped=True)
-
-
 def _job(path: Path, rec: dict) -> dict:
     """One row of `Collection.jobs`; for a failed learning run with a curve, one of `stopped`."""
     stopped = rec["status"] == "failed"
-    flat = flatten(rec["config"])
+    flat = results.flatten(rec["config"])
     if "algo" in rec:  # the record's own field where the config predates agent.algo
         flat.setdefault("agent.algo", rec["algo"])
-    flat = as_today(flat)
+    flat = results.as_today(flat)
     flat["device"] = rec["device"]  # what it ran on, not "auto"
     if stopped and rec["device"] == "auto":  # a failed job's file from before the runner kept its device
         flat["device"] = "cuda" if rec["provenance"].get("gpu") else "cpu"  # auto's own rule, as the job saw it
-    ident = identity(flat)
+    ident = results.group_identity(flat)
     # groups as the schema's default (or the record's own field) where the mode config lacks it,
     # so files with and without the key share one row
     mode_cfg = {"groups": rec.get("groups") or 1, **(rec["config"].get("mode") or {"name": rec["mode"]})}
@@ -283,7 +188,7 @@ def _job(path: Path, rec: dict) -> dict:
         "mhz": np.mean(_readings(machine, "cpu_mhz")),
         "phases": (rec.get("phases") or {}).get("ms_per_loop_step"),
         "algo": flat["agent.algo"], "network": flat.get("agent.name"), "seed": flat.get("seed"),
-        "learning": _stopped_learning(rec) if stopped else _learning(rec.get("learning")),
+        "learning": results.stopped_learning(rec) if stopped else results.check_learning(rec.get("learning")),
         "stopped": rec["error"] if stopped else None,
     }
 
@@ -366,7 +271,7 @@ def _read_table(csv: Path) -> pd.DataFrame:
         if rows.any():
             i = rows.idxmax()
             raise CollectError(csv, f"line {i + 2}: {col}={table.at[i, col]!r} is not {expected}")
-    today = idents.map(lambda d: json.dumps(identity(as_today(d)), sort_keys=True))  # an older table's keys
+    today = idents.map(lambda d: json.dumps(results.group_identity(results.as_today(d)), sort_keys=True))  # an older table's keys
     return table[BASELINE_COLUMNS].assign(identity=today, num_envs=num.astype(int), mean=mean)
 
 

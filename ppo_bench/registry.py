@@ -1,0 +1,188 @@
+"""One registry per axis of a job: backends, runtimes, modes and algorithms.
+
+Every name a config may give (`env.backend`, `agent.runtime`, `mode.name`,
+`agent.algo`) is written here once, beside what the rest of the tool asks
+about it: config validation reads what an entry allows, the job builds the
+entry's class, the collector reads its kind and chart name. Nothing else lists
+the names, so adding a backend, runtime, mode or algorithm is one entry here
+and one class (plus a YAML for a mode): see the README's code map.
+
+An entry names its class by import path ("module:attr") and loads it only
+when a job builds it, so config checks and the collector import no torch and
+no emulator. An entry added at run time (`Registry.add`, e.g. a user's own
+backend) travels to the job's process with the job (`added`/`install`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from dataclasses import dataclass
+from typing import Generic, Iterator, Optional, TypeVar
+
+
+@dataclass(frozen=True)
+class Entry:
+    name: str
+    target: str
+    """The class (or factory) that the job builds, as "module:attr"."""
+
+    def load(self):
+        module, _, attr = self.target.partition(":")
+        return getattr(importlib.import_module(module), attr)
+
+
+@dataclass(frozen=True)
+class Backend(Entry):
+    """A vector env adapter: `target(env_cfg, groups, clip_rewards)` gives a `backends.VectorEnv`."""
+
+    package: Optional[str] = None
+    """A module that must be importable for this backend (checked without importing it)."""
+    needs: str = ""
+    """Words for that module in the refusal line."""
+    extra: Optional[str] = None
+    """The pip extra that installs it."""
+    batches: bool = True
+    """Async batches of num_envs // groups (mode.groups > 1); False refuses groups > 1."""
+    no_batches_why: str = ""
+
+    def missing(self) -> Optional[str]:
+        """The one-line refusal when this backend's package is not installed, else None. Imports nothing."""
+        if self.package is None or importlib.util.find_spec(self.package) is not None:
+            return None
+        return f'env.backend={self.name}: {self.needs} is not installed; pip install -e ".[{self.extra}]"'
+
+
+@dataclass(frozen=True)
+class Runtime(Entry):
+    """How the agent's work reaches the device: `target(algorithm, device)` wraps an algorithm."""
+
+    needs_cuda: bool = False
+    """CUDA graphs by hand: refused on a machine without CUDA, and with device=cpu."""
+    pinned_upload: bool = False
+    """Uploads frames from its own pinned buffer: env.upload must be pinned."""
+
+
+@dataclass(frozen=True)
+class Mode(Entry):
+    """A driver: `target(...)` does one loop step's interaction (see drivers)."""
+
+    kind: str = "loop"
+    """loop: emulators and agent together (can learn); probe: one side alone, a bound on the loops."""
+    emulators: bool = True
+    agent: bool = True
+    groups: bool = False
+    """Takes mode.groups > 1 (batches per loop step)."""
+    min_groups: int = 1
+    """Fewest groups that make sense (async in one batch is sendrecv)."""
+    chart: str = ""
+    """Name of its array in chart.json (the reference's stepRaw and recvRaw, and their kin)."""
+
+
+@dataclass(frozen=True)
+class Algo(Entry):
+    """What the agent computes: `target(agent_cfg, spec)` gives an `algos.Algorithm`."""
+
+    learns: bool = False
+    """Can make a learning run (schedule.total_env_steps)."""
+    clips_rewards_itself: bool = False
+    """Wants the emulators' unclipped rewards (it sums them into episode returns and clips for training)."""
+
+
+E = TypeVar("E", bound=Entry)
+
+
+class Registry(Generic[E]):
+    """The entries of one axis, in order; the first is the reference the others are compared with."""
+
+    def __init__(self, key: str, *entries: E):
+        self.key = key
+        self._entries: dict[str, E] = {}
+        self._builtin = {e.name for e in entries}
+        for entry in entries:
+            self.add(entry)
+
+    def add(self, entry: E) -> E:
+        """Register an entry (a new name, or replace one): a toy backend in a test, a user's own mode."""
+        self._entries[entry.name] = entry
+        return entry
+
+    def remove(self, name: str) -> None:
+        self._entries.pop(name, None)
+
+    def __getitem__(self, name: str) -> E:
+        try:
+            return self._entries[name]
+        except KeyError:
+            raise ValueError(f"{self.key}={name}: must be one of {', '.join(self.names())}") from None
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._entries
+
+    def __iter__(self) -> Iterator[E]:
+        return iter(self._entries.values())
+
+    def names(self, **where) -> tuple[str, ...]:
+        """Names in order, those whose fields equal `where` (e.g. kind="loop")."""
+        return tuple(e.name for e in self if all(getattr(e, k) == v for k, v in where.items()))
+
+    @property
+    def reference(self) -> E:
+        return next(iter(self._entries.values()))
+
+    def added(self) -> list[E]:
+        """Entries added or replaced since the package's own were registered."""
+        return [e for e in self if e.name not in self._builtin or e is not self._defaults().get(e.name)]
+
+    def _defaults(self) -> dict:
+        return _BUILTIN[self.key]
+
+
+BACKENDS: Registry[Backend] = Registry(
+    "env.backend",
+    Backend("ale", "ppo_bench.backends:AleVectorEnv"),
+    Backend("envpool", "ppo_bench.backends:EnvpoolVectorEnv", package="envpool", needs="the envpool package",
+            extra="envpool"),
+    Backend("gymnasium", "ppo_bench.backends:GymnasiumVectorEnv", package="cv2",
+            needs="the opencv package (cv2, which gymnasium's AtariPreprocessing needs)", extra="gymnasium",
+            batches=False, no_batches_why="AsyncVectorEnv steps every env on each call: no batch_size, no env_id"),
+)
+
+RUNTIMES: Registry[Runtime] = Registry(
+    "agent.runtime",
+    Runtime("compiled", "ppo_bench.runtimes:Compiled"),
+    Runtime("graphed", "ppo_bench.runtimes:Graphed", needs_cuda=True, pinned_upload=True),
+    Runtime("eager", "ppo_bench.runtimes:Eager"),
+)
+
+MODES: Registry[Mode] = Registry(
+    "mode.name",
+    Mode("step", "ppo_bench.drivers:StepDriver", chart="stepRaw"),
+    Mode("sendrecv", "ppo_bench.drivers:SendRecvDriver", chart="recvRaw"),
+    Mode("async", "ppo_bench.drivers:SendRecvDriver", groups=True, min_groups=2, chart="asyncRaw"),
+    Mode("env_only", "ppo_bench.drivers:EnvOnlyDriver", kind="probe", agent=False, groups=True,
+         chart="envOnlyRaw"),
+    Mode("agent_only", "ppo_bench.drivers:AgentOnlyDriver", kind="probe", emulators=False, groups=True,
+         chart="agentOnlyRaw"),
+)
+
+ALGOS: Registry[Algo] = Registry(
+    "agent.algo",
+    Algo("reference", "ppo_bench.algos.reference:Reference"),
+    Algo("ppo", "ppo_bench.algos.ppo:PPO", learns=True, clips_rewards_itself=True),
+)
+
+AXES = (BACKENDS, RUNTIMES, MODES, ALGOS)
+_BUILTIN = {r.key: dict(r._entries) for r in AXES}
+
+
+def added() -> list[Entry]:
+    """Every entry added at run time, on any axis: what a job's process must `install`."""
+    return [e for r in AXES for e in r.added()]
+
+
+def install(entries: list[Entry]) -> None:
+    """Register entries another process added (the job's process gets its parent's)."""
+    by_type = {Backend: BACKENDS, Runtime: RUNTIMES, Mode: MODES, Algo: ALGOS}
+    for entry in entries:
+        by_type[type(entry)].add(entry)
