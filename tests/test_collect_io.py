@@ -99,7 +99,7 @@ def test_a_recollection_removes_what_the_last_one_wrote_and_nothing_else(tmp_pat
 
 
 def test_a_long_group_name_becomes_a_short_folder_that_stays_apart():
-    from ppo_bench.collect.render import SLUG_MAX, slug
+    from ppo_bench.collect.throughput import SLUG_MAX, slug
     a, b = "x=" + "a" * 300 + ", y=1", "x=" + "a" * 300 + ", y=2"
     assert len(slug(a).encode()) <= SLUG_MAX and slug(a) != slug(b) and slug(a).startswith("x=aaa")
     assert slug("env.backend=envpool") == "env.backend=envpool"  # short names as before

@@ -1,4 +1,4 @@
-"""The collector as a package: one module per step, layered; its entry points; installed by a normal install."""
+"""The collector as a package: one module per section, layered; its entry points; installed by a normal install."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ from ppo_bench.collect import cli
 from test_collect import write
 
 PACKAGE = ROOT / "ppo_bench" / "collect"
-STEPS = ["load", "tables", "learning", "plots", "render", "cli"]  # each may import only those before it
+STEPS = ["load", "common", "limits", "throughput", "side_by_side", "phases", "learning", "integrity", "baseline",
+         "report", "cli"]  # each may import only those before it
 
 
 def _relative_imports(path) -> set[str]:

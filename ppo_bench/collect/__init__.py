@@ -64,10 +64,16 @@ A collection replaces the summary files an earlier one wrote into the out dir
 (by the collector's own file names; nothing else there is touched). A path it
 cannot use (--out, --baseline) ends it with one line naming the path, exit 1.
 
-The package has one module per step, each importing only those before it: load
-(find and read the result files; what cannot be used), tables (the throughput
-statistics), learning (the learning runs' statistics), plots (the figures), render
-(table.md, the chart arrays, the out dir) and cli (collect() and main()).
+The package has one module per section of the summary, each with its statistics, its part
+of table.md and its files, and each importing only the modules listed before it: load (find
+and read the result files; what cannot be used; the Collection), common (what several
+sections share: mode order, pooled reps, round pairing, table cells), limits (the probes'
+bound and each loop's efficiency), throughput (table.csv, the speed-ups, the chart arrays
+and throughput.png per group), side_by_side (backends.csv, runtimes.csv, side_by_side.*),
+phases (phases.csv), learning (returns.*), integrity (what was not used or not trusted),
+baseline (regressions against --baseline), report (the sections in order, table.md, the
+out dir's cleanup by the sections' file names) and cli (collect() and main()). Mode,
+backend and runtime names and their order come from ppo_bench.registry, never from here.
 """
 
 from .cli import collect, main

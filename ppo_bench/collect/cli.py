@@ -1,7 +1,7 @@
 """Collect result files into tables, chart arrays and a plot.
 
-collect() runs the steps in order (load, tables, learning, render; render draws the plots) and
-prints the table: it is what the command line and the end of a multirun (sweep.py) call.
+collect() builds a collection (report: every section in order), prints its table.md and writes
+the out dir: it is what the command line and the end of a multirun (sweep.py) call.
 main() is the command line around it: a CollectError (an --out or --baseline it cannot
 use) becomes one line naming the path, exit 1; exit 0 only when something usable was
 collected and every path given exists.
@@ -14,10 +14,8 @@ import sys
 from pathlib import Path
 from typing import Optional
 
-from .learning import build_learning
+from . import report
 from .load import CollectError, Collection
-from .render import render, write_summary
-from .tables import build, compare_baseline, load_baseline
 
 PROG = "ppo_bench.collect"
 
@@ -30,12 +28,8 @@ def collect(paths: list[Path], out_dir: Optional[Path] = None, baseline: Optiona
     before anything is written.
     """
     paths = [Path(p) for p in paths]
-    base = None if baseline is None else load_baseline(baseline)
-    c = build(paths)
-    build_learning(c)
-    if base is not None and c.ok:
-        c.regressions = compare_baseline(c.table, base)
-    c.markdown = render(c, baseline)
+    c = report.build(paths, baseline)
+    c.markdown = report.markdown(c)
     for p in c.missing:
         print(f"{PROG}: {p}: no such file or directory", file=sys.stderr)
     found = [p for p in paths if p.exists()]
@@ -47,7 +41,7 @@ def collect(paths: list[Path], out_dir: Optional[Path] = None, baseline: Optiona
     c.out_dir = out = Path(out_dir) if out_dir is not None else first / "summary"
     print(c.markdown, end="")
     try:
-        write_summary(c, out, plot)
+        report.write(c, out, plot)
     except OSError as e:
         raise CollectError(e.filename or out, e.strerror or e) from None
     if not c.ok:

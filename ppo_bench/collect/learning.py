@@ -1,4 +1,4 @@
-"""The learning runs' statistics: final return over seeds, time to target, returns at equal env steps.
+"""Learning runs: final return over seeds, time to target, returns at equal env steps.
 
 A learning run is a job whose result has a `learning` record (agent.algo=ppo with
 schedule=learn). Its configuration is load's group plus mode and num_envs, the same key
@@ -26,13 +26,17 @@ there is no second grouping here. The field's habits (rliable, openrlbenchmark):
   the curves and at equal env steps, up to its last point. Final returns, time to target
   and throughput are over the seeds that finished; the tables say how many stopped.
 
-Figures keep full precision here; render rounds them.
+The section of table.md (per configuration, per seed, pairs at equal env steps) rounds the
+figures; returns.csv keeps full precision (per-seed figures as JSON lists), returns.json holds
+every seed's curve and the IQM curves, and two figures draw them against env steps and wall
+seconds. A collection without learning runs has none of these.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
+from pathlib import Path
 from typing import Optional
 
 import numpy as np
@@ -40,8 +44,8 @@ import pandas as pd
 from scipy import stats
 
 from .. import results
+from .common import bounded, json_default, md_table, mode_order, sort_modes
 from .load import Collection
-from .tables import _order
 
 KEY = ["group", "mode", "num_envs"]
 TRIM = 0.25
@@ -52,6 +56,7 @@ ACCEPT_SEEDS = 3  # seeds per side the equal-env-steps test asks for
 GRID = (0.25, 0.5, 0.75, 1.0)  # of the smaller side's final env steps, for table.md
 CURVE_POINTS = 200  # per mean curve (plots, returns.json)
 PLOTTED = ("env_steps", "wall_s", "return_mean")
+FILES = ("returns.csv", "returns.json", "returns_vs_env_steps.png", "returns_vs_wall_s.png")
 
 
 def iqm(values) -> float:
@@ -108,9 +113,7 @@ def _seed_rows(jobs: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
         })
     seeds = pd.DataFrame(rows)
     if not seeds.empty:
-        seeds["_o"] = seeds["mode"].map(_order)
-        seeds = seeds.sort_values(["group", "num_envs", "_o", "seed", "round", "path"])
-        seeds = seeds.drop(columns="_o").reset_index(drop=True)
+        seeds = sort_modes(seeds, ["group", "num_envs", "mode", "seed", "round", "path"])
     return seeds, warnings
 
 
@@ -147,9 +150,7 @@ def _summary(seeds: pd.DataFrame) -> pd.DataFrame:
             "time_to_target_per_seed": _listed(times), "env_steps_to_target_per_seed": _listed(steps, integer=True),
             "paths": json.dumps(list(sub["path"])),
         })
-    table = pd.DataFrame(rows)
-    table["_o"] = table["mode"].map(_order)
-    return table.sort_values(["group", "num_envs", "_o"]).drop(columns="_o").reset_index(drop=True)
+    return sort_modes(pd.DataFrame(rows), ["group", "num_envs", "mode"])
 
 
 def _across_seeds(values: np.ndarray) -> dict:
@@ -190,7 +191,7 @@ def _pairs(seeds: pd.DataFrame) -> list[dict]:
     """Every pair of rows that differ only in mode (or mode.groups), compared at GRID."""
     found = []
     for (group, n), cell in seeds.groupby(["group", "num_envs"], sort=False):
-        modes = sorted(cell["mode"].unique(), key=_order)
+        modes = sorted(cell["mode"].unique(), key=mode_order)
         for ma, mb in itertools.combinations(modes, 2):
             a, b = cell[cell["mode"] == ma], cell[cell["mode"] == mb]
             top = min(_final(a, "env_steps"), _final(b, "env_steps"))
@@ -218,10 +219,10 @@ def _curves(seeds: pd.DataFrame) -> list[dict]:
             values = np.array([curve_on(lr, x, grid) for lr in sub["learning"]])
             row[x] = {"x": grid.tolist(), "iqm": _across_seeds(values)["iqm"].tolist()}
         out.append(row)
-    return sorted(out, key=lambda r: (r["group"], r["num_envs"], _order(r["mode"])))
+    return sorted(out, key=lambda r: (r["group"], r["num_envs"], mode_order(r["mode"])))
 
 
-def build_learning(c: Collection) -> None:
+def build(c: Collection) -> None:
     """Fill in the learning tables of a collection whose jobs load has read (nothing if none learned)."""
     jobs = pd.concat([c.jobs, c.stopped], ignore_index=True)
     if jobs.empty or "learning" not in jobs or jobs["learning"].isna().all():
@@ -230,3 +231,164 @@ def build_learning(c: Collection) -> None:
     c.learning = _summary(c.seeds)
     c.equal_steps = _pairs(c.seeds)
     c.curves = _curves(c.seeds)
+
+
+def _ret(x) -> str:
+    return "n/a" if pd.isna(x) else f"{x:.1f}"
+
+
+def _secs(x) -> str:
+    return "never" if pd.isna(x) or x == float("inf") else f"{x:.0f}" if x >= 100 else f"{x:.1f}"
+
+
+def _steps(x) -> str:
+    return "never" if pd.isna(x) or x == float("inf") else f"{x:.0f}"
+
+
+def _final_cell(r) -> str:
+    k = r.seeds_with_return
+    if k == 0:
+        return "no episode finished"
+    if k == 1:
+        return f"{_ret(r.final_iqm)} (1 seed: no interval)"
+    return f"{_ret(r.final_iqm)} [{_ret(r.final_lo)}, {_ret(r.final_hi)}]" + (f" ({k} seeds: wide)" if k <= 3 else "")
+
+
+def _num(x, spec: str) -> str:
+    return "n/a" if pd.isna(x) else format(x, spec)
+
+
+def _seeds_cell(r) -> str:
+    return str(r.seeds) + (f" (+{r.stopped_seeds} stopped early)" if r.stopped_seeds else "")
+
+
+def _seed_final_cell(r) -> str:
+    """A seed's last return; a stopped seed's is where its job failed, so it says so."""
+    ret = "n/a" if pd.isna(r.final_return_mean) else f"{_ret(r.final_return_mean)} ± {_ret(r.final_return_std)}"
+    return ret if pd.isna(r.stopped) else f"{ret} (stopped early: job failed)"
+
+
+def _seed_target_cell(r, value, show) -> str:
+    if pd.isna(r.target_return):
+        return "no target"
+    if pd.isna(value) and pd.notna(r.stopped):
+        return "not before it stopped"
+    return show(value)
+
+
+def _to_target_cell(r, median: float, per_seed: str, show) -> str:
+    if pd.isna(r.target_return):
+        return "no target"
+    return f"{show(median)} ({', '.join(show(v) for v in json.loads(per_seed))})"
+
+
+def markdown(c: Collection) -> list[str]:
+    """The Learning section: per configuration, per seed, and pairs at equal env steps."""
+    if c.learning.empty:
+        return []
+    several = c.learning["group"].nunique() > 1
+    conf = lambda r: [r.group] if several else []  # noqa: E731
+    first = ["configuration"] if several else []
+    lines = ["**Learning** (returns of the learning runs; seeds pooled per configuration)", ""]
+    rows = [conf(r) + [r.mode, str(r.num_envs), _seeds_cell(r), _final_cell(r),
+                       "none" if pd.isna(r.target_return) else _ret(r.target_return),
+                       _to_target_cell(r, r.time_to_target_median, r.time_to_target_per_seed, _secs),
+                       _to_target_cell(r, r.env_steps_to_target_median, r.env_steps_to_target_per_seed, _steps),
+                       _num(r.env_steps_per_s, ".0f"), _num(r.setup_s, ".1f")] for r in c.learning.itertuples()]
+    lines += md_table(first + ["mode", "num_envs", "seeds", "final return: IQM [95% CI]", "target",
+                                "time to target s: median (per seed)", "env steps to target: median (per seed)",
+                                "env-steps/s", "setup s"], rows) + [""]
+    rows = [conf(r) + [r.mode, str(r.num_envs), str(r.seed), _seed_final_cell(r),
+                       str(r.episodes), str(r.total_env_steps), _seed_target_cell(r, r.time_to_target_s, _secs),
+                       _seed_target_cell(r, r.env_steps_to_target, _steps),
+                       _num(r.env_steps_per_s, ".0f"), _num(r.setup_s, ".1f"), _secs(r.wall_s)]
+            for r in c.seeds.itertuples()]
+    lines += ["*Per seed*", ""] + md_table(
+        first + ["mode", "num_envs", "seed", "final return: mean ± std", "episodes", "env steps",
+                 "time to target s", "env steps to target", "env-steps/s", "setup s", "wall s"], rows) + [""]
+    for p in c.equal_steps:
+        few = "" if p["enough_seeds"] else f"; fewer than {ACCEPT_SEEDS} seeds a side: not the acceptance test"
+        where = f", {p['group']}" if several else ""
+        lines += [f"*{p['b']} vs {p['a']} at equal env steps* (num_envs={p['num_envs']}{where}; "
+                  f"{p['seeds_b']} and {p['seeds_a']} seeds{few})", ""]
+        rng = lambda i, lo, hi: "no return yet" if pd.isna(i) else f"{_ret(i)} [{_ret(lo)}, {_ret(hi)}]"  # noqa: E731
+        rows = [[f"{q.env_steps:.0f}", rng(q.iqm_a, q.min_a, q.max_a), rng(q.iqm_b, q.min_b, q.max_b),
+                 "n/a" if pd.isna(q.agree) else "yes" if q.agree else "no"] for q in p["points"].itertuples()]
+        lines += md_table(["env steps", f"{p['a']}: IQM [min, max]", f"{p['b']}: IQM [min, max]", "agree"], rows)
+        lines += [""]
+    windows = ", ".join(str(w) for w in sorted(c.learning["window"].unique()))
+    lines += [f"return = undiscounted, unclipped episode return, each seed's mean over its last {windows} finished "
+              "episodes; IQM = interquartile mean over seeds (with 3 seeds or fewer, the plain mean), 95% percentile "
+              f"bootstrap interval ({RESAMPLES} resamples, fixed seed): with 2-3 seeds it is wide and unreliable, with "
+              "1 there is none; time to target = job wall seconds (setup and compilation included) at the first "
+              "update whose running mean over a full window reached the target, never = not reached (the median "
+              "counts it as infinitely late); env-steps/s = the learning loop's (setup excluded), mean over seeds "
+              "(the throughput table pools the same seeds); stopped early = a seed whose job failed part-way: "
+              "its curve counts up to the failure (curves, equal env steps), not in final return or time to "
+              "target; agree = at those env steps the two IQMs differ by no "
+              "more than the wider of the two seed ranges (max - min over seeds); n/a = a seed with no finished "
+              "episode yet, or one seed a side (no spread to compare with)", ""]
+    if c.learning_warnings:
+        lines += ["*Learning warnings*", ""] + [f"- {w}" for w in bounded(c.learning_warnings)] + [""]
+    return lines
+
+
+def returns_chart(curves: list[dict]) -> dict:
+    """returns.json: per configuration each seed's curve and the IQM curves, rounded (returns and
+    seconds to 2 decimals, env steps to integers); null where there is no return yet."""
+    r2 = lambda v: [None if x is None or x != x else round(x, 2) for x in v]  # noqa: E731  (x != x: NaN)
+    several = len({c["group"] for c in curves}) > 1
+    return {"configurations": [
+        {"label": curve_label(c, several), "group": c["group"], "mode": c["mode"], "num_envs": c["num_envs"],
+         "target_return": c["target_return"],
+         "seeds": [{"seed": s["seed"], "path": s["path"], "env_steps": s["env_steps"], "wall_s": r2(s["wall_s"]),
+                    "return_mean": r2(s["return_mean"])} for s in c["seeds"]],
+         "iqm_vs_env_steps": {"env_steps": [round(x) for x in c["env_steps"]["x"]],
+                              "return": r2(c["env_steps"]["iqm"])},
+         "iqm_vs_wall_s": {"wall_s": r2(c["wall_s"]["x"]), "return": r2(c["wall_s"]["iqm"])}}
+        for c in curves],
+        "meta": {"return": "undiscounted, unclipped episode return; running mean over the last window of episodes",
+                 "iqm": "interquartile mean over seeds, where every seed has a value",
+                 "wall_s": "seconds from job start, setup and compilation included"}}
+
+
+def write(c: Collection, out: Path, plot: bool) -> None:
+    """returns.csv, returns.json and the two figures; like the charts, only where some job finished."""
+    if not c.ok or c.learning.empty:
+        return
+    c.learning.to_csv(out / "returns.csv", index=False)
+    (out / "returns.json").write_text(json.dumps(returns_chart(c.curves), indent=2, default=json_default) + "\n")
+    if plot:
+        plot_returns(c.curves, "env_steps", out / "returns_vs_env_steps.png", "Return against env steps")
+        plot_returns(c.curves, "wall_s", out / "returns_vs_wall_s.png", "Return against wall time")
+
+
+def curve_label(curve: dict, several_groups: bool) -> str:
+    return f"{curve['mode']}, num_envs={curve['num_envs']}" + (f", {curve['group']}" if several_groups else "")
+
+
+def plot_returns(curves: list[dict], x: str, path: Path, title: str) -> None:
+    """Return against `x` ("env_steps" or "wall_s"), a colour per configuration: each seed a thin
+    line, the IQM over seeds a thick one (where every seed has a value)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(9, 6), layout="constrained")
+    FigureCanvasAgg(fig)
+    ax = fig.subplots()
+    several = len({c["group"] for c in curves}) > 1
+    for i, c in enumerate(curves):
+        for s in c["seeds"]:
+            ax.plot(s[x], [float("nan") if r is None else r for r in s["return_mean"]],
+                    color=f"C{i}", lw=0.8, alpha=0.4)
+        n = len(c["seeds"])
+        ax.plot(c[x]["x"], c[x]["iqm"], color=f"C{i}", lw=2.5,
+                label=f"{curve_label(c, several)} (IQM of {n} seed{'s' * (n > 1)})")
+    for target in sorted({c["target_return"] for c in curves} - {None}):
+        ax.axhline(target, color="grey", ls="--", lw=1, label=f"target {target:g}")
+    ax.set_xlabel("env steps" if x == "env_steps" else "wall seconds from job start (setup and compilation included)")
+    ax.set_ylabel("episode return (unclipped; running mean of the last episodes)")
+    ax.set_title(title)
+    ax.legend(fontsize="small")
+    ax.grid(alpha=0.3)
+    fig.savefig(path, dpi=120)

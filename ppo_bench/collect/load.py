@@ -7,7 +7,7 @@ in today's schema (old keys renamed, keys gained since at their defaults), so th
 job's identity, and with it the group it is pooled in, does not depend on when its file
 was written (see the package docstring). An earlier table.csv given as a baseline is
 checked here too. Nothing here computes a statistic: the Collection defined here is
-filled in by the later steps.
+filled in by the sections (see report).
 
 A learning run (agent.algo other than "reference", today's workload; files from before
 the key read as "reference") is one sample of a configuration whose outcome depends on
@@ -70,6 +70,7 @@ class Collection:
     overloaded: list[str] = field(default_factory=list)   # one line per group measured above the CPU count
     machine_warnings: list[str] = field(default_factory=list)
     regressions: list[str] = field(default_factory=list)
+    baseline: Optional[Path] = None  # the --baseline compared with (None: none)
     markdown: str = ""
     out_dir: Optional[Path] = None
 
@@ -141,7 +142,7 @@ def _seconds(s: Optional[str]) -> float:
     return datetime.fromisoformat(s.replace("Z", "+00:00")).timestamp() if s else np.nan
 
 
-def _run_window(timing: dict) -> tuple[float, float]:
+def run_window(timing: dict) -> tuple[float, float]:
     """The job's whole run, set-up to end; the measurement alone where a file lacks the job's times."""
     return (_seconds(timing.get("started_at") or timing.get("measure_started_at")),
             _seconds(timing.get("finished_at") or timing.get("measure_finished_at")))
@@ -168,7 +169,7 @@ def _job(path: Path, rec: dict) -> dict:
     # so files with and without the key share one row
     mode_cfg = {"groups": rec.get("groups") or 1, **(rec["config"].get("mode") or {"name": rec["mode"]})}
     timing, machine = rec["timing"], rec.get("machine") or {}
-    run = _run_window(timing)
+    run = run_window(timing)
     return {
         "path": str(path), "identity": json.dumps(ident, sort_keys=True), "ident": ident,
         "mode_name": mode_cfg.pop("name", rec["mode"]), "mode_cfg": mode_cfg,
@@ -193,7 +194,7 @@ def _job(path: Path, rec: dict) -> dict:
     }
 
 
-def _name_groups(jobs: pd.DataFrame) -> None:
+def name_groups(jobs: pd.DataFrame) -> None:
     """Name each identity by the keys whose values differ between identities.
 
     A key an identity lacks (a learning run's pooled seed) is left out of its name rather
@@ -244,14 +245,14 @@ def load_jobs(paths: list[Path]) -> tuple[Collection, list[tuple[Path, dict]]]:
                    bad=sorted(bad, key=lambda b: b["path"]), duplicates=duplicates,
                    no_result=find_unfinished(paths), missing=[str(p) for p in paths if not p.exists()])
     if not c.jobs.empty:  # named together, so that a stopped run's group is its finished seeds' group
-        _name_groups(c.jobs)
+        name_groups(c.jobs)
         _label_modes(c.jobs)
         done = c.jobs["stopped"].isna()
         c.jobs, c.stopped = c.jobs[done].reset_index(drop=True), c.jobs[~done].reset_index(drop=True)
     return c, records
 
 
-def _read_table(csv: Path) -> pd.DataFrame:
+def read_table(csv: Path) -> pd.DataFrame:
     """An earlier table.csv, checked here so that a bad one stops with its path and what is wrong."""
     try:
         table = pd.read_csv(csv, dtype=str, keep_default_na=False)  # raw text, to quote what is wrong

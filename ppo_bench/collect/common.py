@@ -1,0 +1,138 @@
+"""What more than one section of a collection needs: mode order, pooled reps, round pairing, cells.
+
+The sections (throughput, limits, side by side, phases, learning, integrity) each compute
+and show their own part; they share how modes are ordered (the registry's order, a name it
+does not know after them), how the reps of several jobs are pooled and paired round by
+round, and how a ratio, a table or a long list is written in table.md. Nothing here reads
+or writes a file.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+import numpy as np
+import pandas as pd
+
+from .. import stats
+from ..registry import MODES
+
+MAX_LISTED = 20  # lines of a warning list in table.md; the rest is counted
+ROUND = ["sweep", "round"]  # one round of one sweep: the jobs that ran back to back
+
+
+def mode_order(label: str) -> tuple:
+    """Sort key of a mode label (async[groups=4]): the registry's order, a mode it does not know
+    (an old result file's) after the known ones."""
+    name, names = label.split("[")[0], MODES.names()
+    return (names.index(name) if name in names else len(names), label)
+
+
+def probes() -> tuple[str, ...]:
+    """The modes that measure one side alone (a bound on the loops, not a way to run them)."""
+    return MODES.names(kind="probe")
+
+
+def sort_modes(table: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    """Rows sorted by `by`, where "mode" sorts in mode order."""
+    table = table.assign(_o=table["mode"].map(mode_order))
+    return table.sort_values([("_o" if k == "mode" else k) for k in by]).drop(columns="_o").reset_index(drop=True)
+
+
+def pooled(reps: pd.Series) -> list[float]:
+    """The repetitions of several jobs (rounds) as one sample."""
+    return [x for job_reps in reps for x in job_reps]
+
+
+def pooled_mean(jobs: pd.DataFrame) -> float:
+    """The mean of several jobs' (rounds') repetitions pooled: the figure every comparison divides."""
+    return np.mean(pooled(jobs["reps"]))
+
+
+def interval(d: dict) -> tuple:
+    """(ratio, lo, hi) of a `stats` interval as columns take them: NaN for what it lacks (none was
+    computed, or too few samples for a width)."""
+    return tuple(np.nan if d.get(k) is None else d[k] for k in ("ratio", "lo", "hi"))
+
+
+def paired(ratios: list[float]) -> dict:
+    """The paired interval over per-round ratios; none under 2 rounds."""
+    return stats.paired_ratio_interval(ratios) if len(ratios) >= 2 else {}
+
+
+def round_ratios(a: pd.DataFrame, b: pd.DataFrame, where: str, what: str) -> tuple[list[float], list[str]]:
+    """Per round with both, a over b (each side's jobs pooled), and a machine warning per pair of
+    compared jobs that saw a different machine ("<where> round <r>: <what>: ...").
+
+    A round is one round of one sweep folder: round 0 of two sweeps run an hour apart is two
+    rounds, never one whose sides came from different sweeps.
+    """
+    mine, base = dict(list(a.groupby(ROUND))), dict(list(b.groupby(ROUND)))
+    ratios, warnings = [], []
+    for key in sorted(mine.keys() & base.keys()):
+        x, y, rnd = mine[key], base[key], key[1]
+        ratios.append(pooled_mean(x) / pooled_mean(y))
+        warnings += [f"{where} round {rnd}: {what}: {why} ({ja.path}, {jb.path})"
+                     for ja in x.itertuples() for jb in y.itertuples() if (why := machine_warning(ja, jb))]
+    return ratios, warnings
+
+
+def machine_warning(a, b) -> Optional[str]:
+    """What differed in the machine two compared jobs saw (None: nothing): their ratio is suspect.
+
+    Load: the 1-minute load averages differ by more than a quarter of the cores (1.0 when the
+    core count is unknown) and by more than 50% of the lower; clock: the mean CPU MHz differ by
+    more than 10% of the lower. The load average trails by a minute, so it also carries the
+    previous job's own emulator threads: only a difference of several cores means much.
+    """
+    why = []
+    cores = 0.25 * a.cpus if pd.notna(a.cpus) and a.cpus else 1.0
+    if pd.notna(a.load) and pd.notna(b.load) and abs(a.load - b.load) > max(cores, 0.5 * min(a.load, b.load)):
+        why.append(f"load {a.load:.2f} vs {b.load:.2f}")
+    if pd.notna(a.mhz) and pd.notna(b.mhz) and abs(a.mhz - b.mhz) > 0.10 * min(a.mhz, b.mhz):
+        why.append(f"cpu MHz {a.mhz:.0f} vs {b.mhz:.0f}")
+    return "; ".join(why) or None
+
+
+def ratio_cell(x: float, lo: float, hi: float) -> str:
+    """A ratio as table.md shows it: 1.23x [1.10, 1.37], no interval where it has none, empty for none."""
+    if x is None or pd.isna(x):
+        return ""
+    return f"{x:.2f}x" if pd.isna(lo) else f"{x:.2f}x [{lo:.2f}, {hi:.2f}]"
+
+
+def decimals(x: float) -> int:
+    return 0 if x >= 100 else 1 if x >= 10 else 2  # keep a slow job's interval visible
+
+
+def md_table(header: list[str], rows: list[list[str]]) -> list[str]:
+    return ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|",
+            *("| " + " | ".join(row) + " |" for row in rows)]
+
+
+def bounded(items: list[str], limit: int = MAX_LISTED) -> list[str]:
+    """Lists that can grow with the pairs or rounds of a collection show a few, then a count."""
+    return items if len(items) <= limit else items[:limit] + [f"... and {len(items) - limit} more"]
+
+
+def camel(text: str) -> str:
+    """A label as a JavaScript name (env.backend=envpool -> envBackendEnvpool)."""
+    parts = [p for p in re.split(r"[^0-9A-Za-z]+", text) if p]
+    return parts[0].lower() + "".join(p[:1].upper() + p[1:] for p in parts[1:])
+
+
+def json_default(v):
+    """json's fallback for numpy scalars."""
+    return v.item()
+
+
+def can_plot() -> bool:
+    """Whether matplotlib (optional: the `plot` extra) can draw, asked before any figure so that a
+    collection without it still writes everything else."""
+    try:
+        import matplotlib  # noqa: F401
+        import matplotlib.backends.backend_agg  # noqa: F401
+    except ImportError:
+        return False
+    return True

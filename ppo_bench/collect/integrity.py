@@ -1,0 +1,133 @@
+"""What a collection could not use or should not trust, listed in table.md: nothing is dropped silently.
+
+Listed: paths that do not exist, failed jobs, skipped ones (a combination that does not apply,
+never a failure), job folders without a result, duplicates (a measurement read twice, used
+once), unusable files; then the jobs measured while another job ran on the same host
+(contended) or while the machine was overloaded, and the machine-state warnings of the jobs
+that other sections compared. Contended and overloaded are also columns of table.csv. This
+section writes no file of its own.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .common import bounded, mode_order
+from .load import Collection, run_window
+
+CELLS_LISTED = 8  # mode x num_envs cells named on one warning line
+
+
+def build(c: Collection, records: list[tuple[Path, dict]]) -> None:
+    """Mark the jobs (and table rows) measured while contended or overloaded; `records` are every file
+    read, one per measurement, for the failed jobs' runs."""
+    jobs = c.jobs
+    windows = _run_windows(jobs, records)
+    c.contended = _contended(jobs, windows)
+    c.contention = _stretches(jobs, windows)
+    c.overloaded = _overloaded(jobs)
+    flags = jobs.groupby(["group", "mode", "num_envs"])[["contended", "overloaded"]].any().reset_index()
+    c.table = c.table.merge(flags, on=["group", "mode", "num_envs"], how="left")
+
+
+def _run_windows(jobs: pd.DataFrame, records: list[tuple[Path, dict]]) -> pd.DataFrame:
+    """Every job's run on its host: the ok ones and the failed ones (a failed job may have run for
+    minutes); not the skipped ones, which built nothing."""
+    failed = [{"path": str(p), "host": r["provenance"].get("host"), "run_start": w[0], "run_end": w[1]}
+              for p, r in records if r["status"] == "failed" for w in [run_window(r["timing"])]]
+    cols = ["path", "host", "run_start", "run_end"]
+    windows = pd.concat([jobs[cols], pd.DataFrame(failed, columns=cols)]).dropna()
+    return windows.astype({"run_start": float, "run_end": float}).reset_index(drop=True)
+
+
+def _contended(jobs: pd.DataFrame, windows: pd.DataFrame) -> list[dict]:
+    """Jobs whose measurement overlaps another job's run (set-up, warm-up or measurement) on one host.
+
+    A sweep under Hydra's basic launcher runs its jobs one after another, so any overlap means a
+    second sweep writing into the same folder, or a parallel launcher. The overlaps are counted
+    from sorted window ends (searchsorted), so the cost grows as n log n, not with the pairs.
+    """
+    jobs["overlaps"] = 0
+    by_host = dict(list(windows.groupby("host")))
+    for host, mine in jobs.dropna(subset=["host", "start", "end"]).groupby("host"):
+        runs = by_host.get(host)
+        if runs is None:
+            continue
+        starts, ends = np.sort(runs["run_start"].to_numpy()), np.sort(runs["run_end"].to_numpy())
+        own = (mine["run_start"] < mine["end"]) & (mine["run_end"] > mine["start"])  # a job's run holds its measurement
+        jobs.loc[mine.index, "overlaps"] = (np.searchsorted(starts, mine["end"].to_numpy(), "left")
+                                            - np.searchsorted(ends, mine["start"].to_numpy(), "right") - own)
+    jobs["contended"] = jobs["overlaps"] > 0
+    hit = jobs[jobs["contended"]].sort_values("path")
+    return [{"path": p, "host": h, "overlaps": int(k)} for p, h, k in zip(hit["path"], hit["host"], hit["overlaps"])]
+
+
+def _stretches(jobs: pd.DataFrame, windows: pd.DataFrame) -> list[str]:
+    """One line per stretch of overlapping runs on a host that disturbed a measurement, with one example.
+
+    Stretches come from one pass over the runs sorted by start (a new one begins where a run starts
+    after all earlier ones ended), so the summary stays as short as the number of stretches.
+    """
+    if not jobs["contended"].any():
+        return []
+    w = windows.sort_values(["host", "run_start"]).reset_index(drop=True)
+    reach = w.groupby("host")["run_end"].cummax().groupby(w["host"]).shift()
+    w["stretch"] = ((w["run_start"] >= reach) | reach.isna()).cumsum()
+    hit = jobs[jobs["contended"]].merge(w[["path", "stretch"]], on="path").sort_values("start")
+    members = dict(list(w.groupby("stretch")))
+    lines = []
+    for stretch, sub in hit.groupby("stretch"):
+        runs, a = members[stretch], sub.iloc[0]
+        other = runs[(runs["path"] != a["path"]) & (runs["run_start"] < a["end"]) & (runs["run_end"] > a["start"])]
+        lines.append(f"{a['host']}, {_iso(runs['run_start'].min())} to {_iso(runs['run_end'].max())}: "
+                     f"{len(sub)} job{'s' * (len(sub) > 1)}, e.g. {a['path']} measured during {other['path'].iloc[0]}")
+    return lines
+
+
+def _overloaded(jobs: pd.DataFrame) -> list[str]:
+    """One line per group with jobs measured while the 1-minute load exceeded the CPU count.
+
+    The load is read just before and just after the measurement. Above the core count threads
+    queue for a CPU, which slows the emulators unevenly: a speed-up between such jobs (a 9x at
+    one env was measured so) says more about the load than about the modes.
+    """
+    jobs["overloaded"] = jobs["peak_load"] > jobs["cpus"]
+    sizes = jobs["group"].value_counts()
+    lines = []
+    for g, sub in jobs[jobs["overloaded"]].groupby("group"):
+        cells = sorted(set(zip(sub["mode"], sub["num_envs"])), key=lambda c: (mode_order(c[0]), c[1]))
+        shown = ", ".join(f"{m} n={n}" for m, n in cells[:CELLS_LISTED]) + (
+            f" and {len(cells) - CELLS_LISTED} more" if len(cells) > CELLS_LISTED else "")
+        lines.append(f"{g}: {len(sub)} of {sizes[g]} jobs, load up to {sub['peak_load'].max():.1f} on "
+                     f"{sub['cpus'].min():.0f} CPUs: {shown}")
+    return lines
+
+
+def _iso(seconds: float) -> str:
+    return datetime.fromtimestamp(seconds, timezone.utc).isoformat(timespec="seconds")
+
+
+def markdown(c: Collection) -> list[str]:
+    """One titled list per kind of trouble, in a fixed order; a kind with nothing to list is left out."""
+    job = lambda f: f"{f['path']} ({f['mode']}, num_envs={f['num_envs']}): {f['error']}"  # noqa: E731
+    sections = [
+        ("Paths not found", c.missing),
+        ("Failed jobs", [job(f) for f in c.failed]),
+        ("Skipped jobs (the combination does not apply here; not failures)", [job(f) for f in c.skipped]),
+        ("No result (job folders without result.json: killed, or still running)", c.no_result),
+        ("Duplicates (the same measurement read twice; used once)",
+         [f"{d['path']}: same measurement as {d['kept']}" for d in c.duplicates]),
+        ("Unusable files", [f"{b['path']}: {b['reason']}" for b in c.bad]),
+        (f"Contended: {len(c.contended)} of {len(c.jobs)} jobs were measured while another job ran on the "
+         "same host (another sweep writing into this folder, or a parallel launcher); table.csv marks their "
+         "rows contended", bounded(c.contention)),
+        ("Machine overloaded while measuring (1-minute load above the CPU count: these figures are slowed "
+         "and ratios between them unreliable; table.csv marks the rows overloaded)", bounded(c.overloaded)),
+        ("Machine-state warnings", bounded(c.machine_warnings)),
+    ]
+    return [line for title, items in sections if items
+            for line in [f"**{title}**", "", *(f"- {i}" for i in items), ""]]

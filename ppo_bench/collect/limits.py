@@ -1,0 +1,116 @@
+"""The limit the probes set on a loop, and how close each loop comes to it (its efficiency).
+
+Each probe (the registry's modes of kind "probe": today env_only, the emulators alone, and
+agent_only, the agent alone) measures one side of the loop without the other. No overlap can
+beat the slower side, so limit = min over the probes; serial = 1 / (sum of 1/probe) is no
+overlap at all. A loop's efficiency is its throughput over that limit, pooled and paired by
+round. This section adds those columns to the throughput table and its limit and efficiency
+columns to the throughput section's markdown; it writes no file of its own.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .common import ROUND, interval, paired, pooled_mean, probes
+from .load import Collection
+
+
+def footer(table: pd.DataFrame) -> str:
+    """What the throughput footer adds where a limit was measured."""
+    if not table["limit"].notna().any():
+        return ""
+    return ("; eff = mean over limit, and paired: per round, the loop over that round's "
+            f"min({', '.join(probes())}), t-interval on log ratios")
+
+
+def build(c: Collection) -> None:
+    _limits(c.table)
+    _paired_efficiency(c.table, c.jobs)
+
+
+def _limits(table: pd.DataFrame) -> None:
+    """limit = min over the probes, serial = 1 / (sum of 1/probe), both at the row's groups.
+
+    A mode with g groups is bounded by the probes that ran at g groups too: a probe at another
+    g measures other batch sizes, so where one is missing the limit stays empty and
+    `limit_missing` names the probe.
+    """
+    keys = ["group", "groups", "num_envs"]
+    found = table[keys]
+    for name in probes():
+        rows = table.loc[table["mode_name"] == name, keys + ["mean"]]
+        rows = rows[~rows.duplicated(keys, keep=False)]  # probes that differ in another mode key: no one bound
+        found = found.merge(rows.rename(columns={"mean": name}), on=keys, how="left")
+    sides = [found[name].to_numpy() for name in probes()]
+    table["limit"] = np.minimum.reduce(sides)  # NaN where any is missing
+    table["serial"] = 1 / sum(1 / side for side in sides)
+    table["efficiency"] = (table["mean"] / table["limit"]).where(~table["mode_name"].isin(probes()))
+    table["limit_missing"] = [" and ".join(f"{p} groups={g}" for p in probes() if pd.isna(m[p]))
+                              for m, g in zip(found[list(probes())].to_dict("records"), table["groups"])]
+
+
+def _paired_efficiency(table: pd.DataFrame, jobs: pd.DataFrame) -> None:
+    """Per loop row, the efficiency paired by round: per round with the loop and every probe at its
+    groups, the loop's mean over that round's smallest probe; a t-interval on the logs of 2 rounds
+    or more (`efficiency_paired`, `_lo`, `_hi`, `efficiency_rounds`).
+
+    The pooled efficiency divides means taken minutes apart; on a machine that drifts 5-15% the
+    per-round quotient of back-to-back jobs is what says whether a loop reaches its limit.
+    """
+    loops = {k: {rnd: pooled_mean(r) for rnd, r in s.groupby(ROUND)}
+             for k, s in jobs.groupby(["group", "mode", "num_envs"])}
+    # keyed by mode name and groups as `_limits` matches probes; where two probe variants share
+    # those, `_limits` left the limit empty and the row is passed over below
+    bounds = {k: pooled_mean(s) for k, s in jobs[jobs["mode_name"].isin(probes())].groupby(
+        ["group", "mode_name", "groups", "num_envs", *ROUND])}
+    cols = {c: [] for c in ("efficiency_paired", "efficiency_lo", "efficiency_hi", "efficiency_rounds")}
+    for r in table.itertuples():
+        ratios = []
+        if r.mode_name not in probes() and pd.notna(r.limit):
+            for rnd, loop in sorted(loops.get((r.group, r.mode, r.num_envs), {}).items()):
+                bound = [bounds.get((r.group, p, r.groups, r.num_envs, *rnd)) for p in probes()]
+                if None not in bound:
+                    ratios.append(loop / min(bound))
+        for c, v in zip(cols, (*interval(paired(ratios)), len(ratios))):
+            cols[c].append(v)
+    for c, v in cols.items():
+        table[c] = v
+
+
+def columns(t: pd.DataFrame, loops: list[str]) -> tuple[list[str], dict[int, list[str]]]:
+    """One group's limit and efficiency columns in its throughput table: the header, and the cells
+    per num_envs (none where no limit was measured)."""
+    limits = t[t["limit"].notna()].drop_duplicates(["groups", "num_envs"]).set_index(["groups", "num_envs"])["limit"]
+    limit_groups = sorted(set(limits.index.get_level_values("groups")))
+    header = (["limit" if g == 1 else f"limit groups={g}" for g in limit_groups]
+              + ([f"eff {m}" for m in loops] if limit_groups else []))
+    cell = {(r.mode, r.num_envs): r for r in t.itertuples()}
+    cells = {}
+    for n in sorted(t["num_envs"].unique()):
+        row = [f"{limits[(g, n)]:.0f}" if (g, n) in limits.index else "" for g in limit_groups]
+        if limit_groups:
+            row += [_efficiency_cell(cell.get((m, n))) for m in loops]
+        cells[n] = row
+    return header, cells
+
+
+def _efficiency_cell(r) -> str:
+    """The pooled efficiency, and the paired one with its interval where 2 rounds or more had the loop
+    and every probe."""
+    if r is None or pd.isna(r.efficiency):
+        return ""
+    if pd.isna(r.efficiency_paired):
+        return f"{r.efficiency:.0%}"
+    lo, hi = ("?" if pd.isna(x) else f"{x:.0%}" for x in (r.efficiency_lo, r.efficiency_hi))
+    return f"{r.efficiency:.0%}; paired {r.efficiency_paired:.0%} [{lo}, {hi}]"
+
+
+def gaps(t: pd.DataFrame) -> list[str]:
+    """Which probe an empty limit waits for; said only where the configuration has probes at all."""
+    missing = t[t["limit_missing"] != ""]
+    if missing.empty or not t["mode_name"].isin(probes()).any():
+        return []
+    return [""] + [f"- no limit for {mode} at num_envs {', '.join(map(str, sorted(s['num_envs'])))}: {what} "
+                   "not measured" for (mode, what), s in missing.groupby(["mode", "limit_missing"], sort=False)]

@@ -1,0 +1,52 @@
+"""Where the loop step's time goes: the phase clocks of profiled jobs, averaged over rounds.
+
+Jobs run with `schedule.profile=true` carry the ms per loop step of each phase (see
+ppo_bench.phases); per group x mode x num_envs their mean over the jobs (rounds) is one row
+of phases.csv and of a section of table.md. Without profiled jobs there is neither.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from ..phases import PHASES
+from .common import md_table, sort_modes
+from .load import Collection
+
+COLUMNS = [*PHASES, "drain", "other"]
+FILES = ("phases.csv",)
+
+
+def build(c: Collection) -> None:
+    """Mean ms per loop step of each phase over the profiled jobs (rounds) of a cell."""
+    have = c.jobs[c.jobs["phases"].notna()]
+    if have.empty:
+        c.phases = pd.DataFrame()
+        return
+    ms = pd.DataFrame(list(have["phases"]), index=have.index).reindex(columns=COLUMNS).fillna(0.0)
+    cells = pd.concat([have[["group", "mode", "num_envs"]], ms], axis=1).groupby(["group", "mode", "num_envs"])
+    t = cells.mean()
+    t["total"] = t[COLUMNS].sum(axis=1)
+    t["jobs"] = cells.size()
+    c.phases = sort_modes(t.reset_index(), ["group", "mode", "num_envs"])
+
+
+def markdown(c: Collection) -> list[str]:
+    if c.phases.empty:
+        return []
+    lines = ["**Where the time goes** (schedule.profile=true: ms per loop step, seen from the host; "
+             "action_download holds the wait for the device)", ""]
+    for g, t in c.phases.groupby("group", sort=False):
+        if c.phases["group"].nunique() > 1:
+            lines += [f"*{g}*", ""]
+        rows = [[r.mode, str(r.num_envs), *(f"{getattr(r, k):.3f}" for k in COLUMNS), f"{r.total:.3f}"]
+                for r in t.itertuples()]
+        lines += md_table(["mode", "num_envs", *COLUMNS, "total"], rows) + [""]
+    return lines
+
+
+def write(c: Collection, out: Path, plot: bool) -> None:
+    if not c.phases.empty:
+        c.phases.to_csv(out / "phases.csv", index=False)

@@ -1,0 +1,251 @@
+"""Throughput: per group x mode x num_envs the pooled reps and the speed-up over the reference mode.
+
+table.csv holds one row per group x mode x num_envs: the pooled reps and their interval, the
+speed-up over the reference mode (the registry's first, step), unpaired and paired per round
+with a machine warning where the two jobs compared saw a different machine; the other sections
+add their columns to it (limits, integrity, baseline). Probes get no speed-up: they are not a
+way to run the loop, only a bound on it. table.md shows one table per group; each group gets
+its chart arrays (chart.json, chart.js: the reference's stepRaw and kin, named by the registry)
+and throughput.png, in the out dir with one group, in a folder per group with several.
+
+Figures keep full precision in table.csv (and its raw reps, so that a later collection can use
+it as a baseline); they are rounded only in table.md and the chart arrays.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .. import results, stats
+from ..registry import MODES
+from . import limits
+from .common import (camel, decimals, interval, json_default, md_table, mode_order, paired, pooled, probes,
+                     ratio_cell, round_ratios, sort_modes)
+from .load import SINGLE_GROUP, Collection
+
+NOISY_CV = 0.10
+GROUP_FILES = ("chart.json", "chart.js", "throughput.png")  # per group (in the out dir when one)
+FILES = ("table.csv", *GROUP_FILES)
+FOOTER = ("env-steps/s; ± = 95% t half-width over {n} reps; (!) = CV > 10%; speedup = ratio of "
+          "geometric means with a 95% Welch t-interval on log throughput; paired = per-round ratios "
+          "of back-to-back jobs, t-interval on log ratios")
+SLUG_MAX = 120  # bytes of a group's folder name; file systems refuse names past 255
+
+
+def build(c: Collection) -> None:
+    """The rows of table.csv and each rep's row (`runs`); the speed-ups' machine warnings."""
+    runs = c.jobs.explode("reps").rename(columns={"reps": "thr"}).astype({"thr": float})
+    runs["rep"] = runs.groupby(level=0).cumcount()
+    c.runs = runs[["group", "identity", "mode", "num_envs", "round", "rep", "thr", "path"]].reset_index(drop=True)
+    c.table = summarise(c.jobs)
+    c.machine_warnings = _speedups(c.table, c.jobs)
+
+
+def summarise(jobs: pd.DataFrame) -> pd.DataFrame:
+    """One row per group x mode x num_envs: the pooled reps of its jobs (rounds) and their statistics."""
+    rows = []
+    for (group, mode, n), sub in jobs.sort_values(["round", "path"]).groupby(["group", "mode", "num_envs"]):
+        reps = pooled(sub["reps"])
+        s = stats.summary(reps)
+        first = sub.iloc[0]
+        rows.append({
+            "group": group, "identity": first["identity"], "mode": mode, "mode_name": first["mode_name"],
+            "groups": first["groups"], "num_envs": n, "backend": first["backend"], "runtime": first["runtime"],
+            "algo": first["algo"],
+            "mean": s["mean"], "ci95": s["ci95"],
+            "lo": s["lo"], "hi": s["hi"], "n": s["n"], "jobs": len(sub), "cv": s["cv"],
+            "noisy": s["cv"] is not None and s["cv"] > NOISY_CV,
+            "frames_per_s": s["mean"] * first["frameskip"] if first["frameskip"] else np.nan,
+            "reps": json.dumps(reps),
+        })
+    return sort_modes(pd.DataFrame(rows), ["group", "mode", "num_envs"])
+
+
+def _speedups(table: pd.DataFrame, jobs: pd.DataFrame) -> list[str]:
+    """Unpaired and paired speed-up over the reference mode; returns machine-state warnings on compared jobs."""
+    ref = MODES.reference.name
+    warnings = []
+    reps = {(r.group, r.mode, r.num_envs): json.loads(r.reps) for r in table.itertuples()}
+    cells = dict(list(jobs.groupby(["group", "num_envs"])))
+    cols = {c: [] for c in ("speedup", "speedup_lo", "speedup_hi", "paired_speedup",
+                            "paired_lo", "paired_hi", "paired_rounds")}
+    for r in table.itertuples():
+        base = reps.get((r.group, ref, r.num_envs))
+        unpaired, ratios = {}, []
+        if r.mode != ref and r.mode_name not in probes() and base is not None:
+            unpaired = stats.ratio_interval(reps[(r.group, r.mode, r.num_envs)], base)
+            cell = cells[(r.group, r.num_envs)]
+            ratios, notes = round_ratios(cell[cell["mode"] == r.mode], cell[cell["mode"] == ref],
+                                         f"{r.group} n={r.num_envs}", f"{r.mode} vs {ref}")
+            warnings += notes
+        for c, v in zip(cols, (*interval(unpaired), *interval(paired(ratios)), len(ratios))):
+            cols[c].append(v)
+    for c, v in cols.items():
+        table[c] = v
+    return warnings
+
+
+def markdown(c: Collection) -> list[str]:
+    """A table per group (headed by its name where there are several), then the footer."""
+    if c.table.empty:
+        return []
+    lines = []
+    groups = sorted(c.table["group"].unique())
+    for g in groups:
+        if len(groups) > 1:
+            lines += [f"## {g}", ""]
+        lines += _group_markdown(c.table[c.table["group"] == g]) + [""]
+    ns = sorted(c.table["n"].unique())
+    return lines + [FOOTER.format(n=ns[0] if len(ns) == 1 else f"{ns[0]}-{ns[-1]}") + limits.footer(c.table), ""]
+
+
+def _group_markdown(t: pd.DataFrame) -> list[str]:
+    ref = MODES.reference.name
+    labels = sorted(t["mode"].unique(), key=mode_order)
+    loops = [m for m in labels if m.split("[")[0] not in probes()]
+    cell = {(r.mode, r.num_envs): r for r in t.itertuples()}
+    others = [m for m in loops if m != ref and t.loc[t["mode"] == m, "speedup"].notna().any()]
+    paired_modes = [m for m in others if t.loc[t["mode"] == m, "paired_speedup"].notna().any()]
+    limit_header, limit_cells = limits.columns(t, loops)
+    header = (["num_envs"] + labels + [f"{m}/{ref}" for m in others] + [f"{m}/{ref} paired" for m in paired_modes]
+              + limit_header)
+    rows = []
+    for n in sorted(t["num_envs"].unique()):
+        get = lambda m: cell.get((m, n))  # noqa: E731
+        row = [str(n)] + [_mean_cell(get(m)) if get(m) else "" for m in labels]
+        row += [ratio_cell(get(m).speedup, get(m).speedup_lo, get(m).speedup_hi) if get(m) else "" for m in others]
+        row += [ratio_cell(get(m).paired_speedup, get(m).paired_lo, get(m).paired_hi) if get(m) else ""
+                for m in paired_modes]
+        rows.append(row + limit_cells[n])
+    return md_table(header, rows) + limits.gaps(t)
+
+
+def _mean_cell(r) -> str:
+    d = decimals(r.mean)
+    cell = f"{r.mean:.{d}f}" if pd.isna(r.ci95) else f"{r.mean:.{d}f} ± {r.ci95:.{d}f}"
+    return cell + (" (!)" if r.noisy else "")
+
+
+def js_name(label: str) -> str:
+    """A chart array's name: the registry's for a mode (stepRaw), else the label in camel case."""
+    return (MODES[label].chart if label in MODES else "") or camel(label) + "Raw"
+
+
+def chart(t: pd.DataFrame, jobs: pd.DataFrame, group: str) -> dict:
+    """The reference's arrays ({n, thr, thr_lo, thr_hi} integers, sorted by n) plus meta."""
+    out = {}
+    for m in sorted(t["mode"].unique(), key=mode_order):
+        s = t[t["mode"] == m].sort_values("num_envs")
+        out[js_name(m)] = [{"n": int(r.num_envs), "thr": round(r.mean),
+                            "thr_lo": round(r.mean if pd.isna(r.lo) else r.lo),
+                            "thr_hi": round(r.mean if pd.isna(r.hi) else r.hi)} for r in s.itertuples()]
+    j = jobs[jobs["group"] == group]
+    distinct = lambda col: ", ".join(sorted({str(v) for v in j[col] if v is not None})) or None  # noqa: E731
+    out["meta"] = {"game": distinct("game"), "agent": distinct("agent"), "device": distinct("device"),
+                   "gpu": distinct("gpu"), "schedule": j.iloc[0]["schedule"],
+                   "date": max((d for d in j["finished_at"] if d), default=None), "group": group,
+                   "frameskip": j.iloc[0]["frameskip"], "unit": results.UNIT}
+    return out
+
+
+def charts(c: Collection) -> dict[str, dict]:
+    """Every group's chart, by group name in order."""
+    return {g: chart(c.table[c.table["group"] == g], c.jobs, g) for g in sorted(c.table["group"].unique())}
+
+
+def chart_js(ch: dict) -> str:
+    parts = []
+    for name, points in ch.items():
+        if name == "meta":
+            continue
+        body = "".join("  { " + ", ".join(f"{k}: {json.dumps(v, default=json_default)}" for k, v in p.items())
+                       + " },\n" for p in points)
+        parts.append(f"const {name} = [\n{body}];\n")
+    parts.append(f"const chartMeta = {json.dumps(ch['meta'], default=json_default)};\n")
+    return "\n".join(parts)
+
+
+def write_chart(ch: dict, json_path: Path, js_path: Path) -> None:
+    json_path.write_text(json.dumps(ch, indent=2, default=json_default) + "\n")
+    js_path.write_text(chart_js(ch))
+
+
+def slug(name: str) -> str:
+    """A group's name as a folder name: a long one (many differing keys) is cut and given a hash of
+    the whole, so two long names that share a beginning stay apart."""
+    s = re.sub(r"[^\w.=-]+", "_", name).strip("_") or SINGLE_GROUP
+    if len(s.encode()) <= SLUG_MAX:
+        return s
+    return s.encode()[:SLUG_MAX - 13].decode(errors="ignore") + "_" + hashlib.sha1(name.encode()).hexdigest()[:12]
+
+
+def write(c: Collection, out: Path, plot: bool) -> None:
+    """table.csv (always: it is what a baseline reads), and each group's chart and figure."""
+    c.table.to_csv(out / "table.csv", index=False)
+    if not c.ok:
+        return
+    several = c.table["group"].nunique() > 1
+    for g, ch in charts(c).items():
+        where = out / slug(g) if several else out
+        where.mkdir(exist_ok=True)
+        write_chart(ch, where / "chart.json", where / "chart.js")
+        if plot:
+            m = ch["meta"]
+            title = f"PPO loop throughput: {m['game']}, {m['agent']} on {m['device']}" + (
+                "" if g == SINGLE_GROUP else f"\n{g}")
+            plot_throughput(c.table[c.table["group"] == g], where / "throughput.png", title)
+
+
+def plot_throughput(t: pd.DataFrame, path: Path, title: str) -> None:
+    """Throughput per mode with 95% error bars and the overlap limit; speed-up over the reference mode beneath.
+
+    Log-log on top, since throughput spans orders of magnitude over num_envs.
+    """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import ScalarFormatter
+
+    fig = Figure(figsize=(8, 7), layout="constrained")
+    FigureCanvasAgg(fig)
+    top, bottom = fig.subplots(2, 1, sharex=True, height_ratios=[2, 1])
+    colour = {}
+    for m in sorted(t["mode"].unique(), key=mode_order):
+        s = t[t["mode"] == m].sort_values("num_envs")
+        err = [s["mean"] - s["lo"].fillna(s["mean"]), s["hi"].fillna(s["mean"]) - s["mean"]]
+        bars = top.errorbar(s["num_envs"], s["mean"], yerr=err, fmt="-o", capsize=3, label=m)
+        colour[m] = bars.lines[0].get_color()
+    for g, s in t[t["limit"].notna()].groupby("groups"):
+        s = s.drop_duplicates("num_envs").sort_values("num_envs")
+        top.plot(s["num_envs"], s["limit"], "k--" if g == 1 else "k:", zorder=4,
+                 label=f"limit = min({', '.join(probes())})" + ("" if g == 1 else f", groups={g}"))
+    top.set_xscale("log", base=2)
+    top.set_yscale("log")
+    top.set_ylabel("env-steps/s (mean, 95% CI)")
+    top.set_title(title)
+    top.legend(fontsize="small")
+    top.grid(alpha=0.3, which="both")
+    bottom.axhline(1.0, color="grey", lw=1)
+    for m in colour:
+        s = t[t["mode"] == m].sort_values("num_envs")
+        for mid, lo, hi, style, shift, suffix in (
+                ("speedup", "speedup_lo", "speedup_hi", "-o", 1.0, ""),
+                ("paired_speedup", "paired_lo", "paired_hi", "--s", 2**0.1, " paired")):
+            sub = s[s[mid].notna()]
+            if len(sub):  # paired points nudged right so both bars stay visible
+                err = [sub[mid] - sub[lo].fillna(sub[mid]), sub[hi].fillna(sub[mid]) - sub[mid]]
+                bottom.errorbar(sub["num_envs"] * shift, sub[mid], yerr=err, fmt=style, capsize=3,
+                                color=colour[m], mfc="none" if suffix else colour[m], label=m + suffix)
+    bottom.xaxis.set_major_formatter(ScalarFormatter())
+    bottom.set_xticks(sorted(t["num_envs"].unique()))
+    bottom.set_xlabel("num_envs (log2 scale)")
+    bottom.set_ylabel(f"speed-up over {MODES.reference.name} (x, 95% CI)")
+    if bottom.get_legend_handles_labels()[0]:
+        bottom.legend(fontsize="small")
+    bottom.grid(alpha=0.3)
+    fig.savefig(path, dpi=120)
