@@ -11,6 +11,7 @@ import pytest
 import ppo_bench.collect
 from conftest import ROOT
 from ppo_bench.collect import cli
+from ppo_bench.registry import BACKENDS, MODES, RUNTIMES
 from test_collect import write
 
 PACKAGE = ROOT / "ppo_bench" / "collect"
@@ -35,6 +36,31 @@ def test_the_package_holds_the_steps_and_its_entry_points():
 @pytest.mark.parametrize("step", STEPS)
 def test_each_step_imports_only_the_steps_before_it(step):
     assert _relative_imports(PACKAGE / f"{step}.py") <= set(STEPS[:STEPS.index(step)])
+
+
+@pytest.mark.parametrize("step", STEPS)
+def test_no_private_name_crosses_modules(step):
+    """A section uses another's public names only (`from .x import _y` or `x._y` would tie it to internals)."""
+    tree = ast.parse((PACKAGE / f"{step}.py").read_text())
+    siblings = {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.level == 1
+                and not n.module for a in n.names}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level >= 1:
+            assert not [a.name for a in node.names if a.name.startswith("_")], ast.unparse(node)
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in siblings:
+            assert not node.attr.startswith("_"), ast.unparse(node)
+
+
+def test_no_mode_backend_or_runtime_is_named_in_the_collector():
+    """The names and their order come from the registry: adding a mode or a backend touches no collector code."""
+    names = {*MODES.names(), *BACKENDS.names(), *RUNTIMES.names()}
+    for path in PACKAGE.glob("*.py"):
+        tree = ast.parse(path.read_text())
+        docstrings = {id(n.body[0].value) for n in ast.walk(tree) if isinstance(
+            n, (ast.Module, ast.FunctionDef, ast.ClassDef)) and n.body and isinstance(n.body[0], ast.Expr)}
+        found = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+                 and id(n) not in docstrings and (n.value in names or n.value.split("[")[0] in names)}
+        assert not found, f"{path.name}: {sorted(found)}"
 
 
 def test_the_public_names_and_the_console_script():
