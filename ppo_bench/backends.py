@@ -1,7 +1,7 @@
 """One vector-env interface over three libraries: ale-py, envpool and gymnasium.
 
-`make_vector_env(env_cfg, groups)` returns, for `env.backend`, an object that
-looks like ale-py 0.12's `AtariVectorEnv` as this project uses it, so the
+`make_vector_env(env_cfg, groups)` returns, for `env.backend` (registry.BACKENDS), a
+`VectorEnv`: an object that looks like ale-py 0.12's `AtariVectorEnv` as this project uses it, so the
 torch adapter (`envs.TorchEnvs`) and the drivers run unchanged on any of them:
 
     num_envs, batch_size (num_envs // groups), single_observation_space
@@ -79,26 +79,44 @@ Differences that remain (measured with ale-py 0.12.1, envpool 1.2.5, gymnasium 1
 from __future__ import annotations
 
 import functools
-import importlib.util
 import math
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 from gymnasium.spaces import Box, Discrete
 
-from .config import BACKENDS, NotApplicable
+from .registry import BACKENDS
 
 MAX_EPISODE_FRAMES = 108_000
 NOOP_MAX = 30
 STACK = 4
 SCREEN = 84
 FRAME_SHAPE = (STACK, SCREEN, SCREEN)
+"""What every backend hands the agent: 4 stacked 84x84 grey frames (the agent reads it off the env)."""
 
-# backend -> (module that must be importable, what to call it in the message)
-_REQUIRED = {
-    "envpool": ("envpool", "the envpool package"),
-    "gymnasium": ("cv2", "the opencv package (cv2, which gymnasium's AtariPreprocessing needs)"),
-}
+
+class VectorEnv(Protocol):
+    """What the drivers ask of a vector env: ale-py 0.12's AtariVectorEnv as this project uses it."""
+
+    num_envs: int
+    batch_size: int
+    """num_envs // groups: the envs a step or recv returns."""
+    single_observation_space: Box
+    single_action_space: Discrete
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
+        """The first batch's frames; info["env_id"] says which envs they are."""
+
+    def step(self, actions: np.ndarray) -> tuple:
+        """send then recv: (obs, rewards, terminations, truncations, info)."""
+
+    def send(self, actions: np.ndarray) -> None:
+        """Actions for the envs of the last batch received."""
+
+    def recv(self) -> tuple:
+        """The next batch to finish: (obs, rewards, terminations, truncations, info)."""
+
+    def close(self) -> None: ...
 
 
 def num_threads(env_cfg: Any) -> int:
@@ -106,57 +124,26 @@ def num_threads(env_cfg: Any) -> int:
     return env_cfg.num_threads or min(env_cfg.num_envs, 16)
 
 
-def missing_package(backend: str) -> str | None:
-    """The one-line refusal when `backend`'s package is not installed, else None. Imports nothing."""
-    if backend not in _REQUIRED:
-        return None
-    module, what = _REQUIRED[backend]
-    if importlib.util.find_spec(module) is not None:
-        return None
-    return f'env.backend={backend}: {what} is not installed; pip install -e ".[{backend}]"'
+def make_vector_env(env_cfg: Any, groups: int = 1, clip_rewards: bool = True) -> VectorEnv:
+    """The vector env of `env_cfg.backend`, in batches of num_envs // groups (see the module doc).
 
-
-def _groups_refusal(backend: str, groups: int) -> str | None:
-    if backend == "gymnasium" and groups > 1:
-        return (f"mode.groups={groups}: env.backend=gymnasium has no async batches "
-                "(AsyncVectorEnv steps every env on each call: no batch_size, no env_id); use groups=1")
-    return None
-
-
-def check_backend(cfg: Any) -> None:
-    """Refuse, in one ValueError line, a backend whose package is missing or that cannot do mode.groups.
-
-    Called by config.validate once env.backend is known to be one of BACKENDS. agent_only
-    builds no emulators, so its groups are not the backend's concern.
+    The config was validated (config.validate): the backend's package is there and it takes
+    these groups. A direct caller still gets one line for a backend that cannot.
     """
-    backend = cfg.env.backend
-    problem = missing_package(backend)
+    backend = BACKENDS[env_cfg.backend]
+    problem = backend.missing()
     if problem:
         raise ValueError(problem)
-    refusal = _groups_refusal(backend, cfg.mode.groups) if cfg.mode.name != "agent_only" else None
-    if refusal:  # a sweep crossing backends with async skips these
-        raise NotApplicable(refusal)
-
-
-def make_vector_env(env_cfg: Any, groups: int = 1, clip_rewards: bool = True):
-    """The vector env of `env_cfg.backend`, in batches of num_envs // groups (see the module doc)."""
-    backend = getattr(env_cfg, "backend", "ale")
-    if backend not in BACKENDS:
-        raise ValueError(f"env.backend={backend}: must be one of {', '.join(BACKENDS)}")
-    problem = missing_package(backend) or _groups_refusal(backend, groups)
-    if problem:
-        raise ValueError(problem)
+    if groups > 1 and not backend.batches:
+        raise ValueError(f"mode.groups={groups}: env.backend={backend.name} has no async batches "
+                         f"({backend.no_batches_why}); use groups=1")
     if env_cfg.num_envs % groups:
         raise ValueError(f"mode.groups={groups}: must divide env.num_envs={env_cfg.num_envs}")
-    if backend == "envpool":
-        return EnvpoolVectorEnv(env_cfg, groups, clip_rewards)
-    if backend == "gymnasium":
-        return GymnasiumVectorEnv(env_cfg, clip_rewards)
-    return make_ale(env_cfg, groups, clip_rewards)
+    return backend.load()(env_cfg, groups, clip_rewards)
 
 
-def make_ale(env_cfg: Any, groups: int = 1, clip_rewards: bool = True):
-    """ale-py's AtariVectorEnv with its defaults, as envs.make_envs has always built it."""
+def make_ale(env_cfg: Any, groups: int = 1, clip_rewards: bool = True) -> VectorEnv:
+    """ale-py's AtariVectorEnv with its defaults: the reference's vector env, no adapter needed."""
     from ale_py.vector_env import AtariVectorEnv
 
     n = env_cfg.num_envs
@@ -287,7 +274,7 @@ def make_gymnasium_env(game: str, frameskip: int, clip_rewards: bool = True):
 class GymnasiumVectorEnv(_SendRecvEnv):
     """gymnasium's AsyncVectorEnv (one process per env, frames in shared memory) over ale-py's AtariEnv."""
 
-    def __init__(self, env_cfg: Any, clip_rewards: bool = True):
+    def __init__(self, env_cfg: Any, groups: int = 1, clip_rewards: bool = True):
         from gymnasium.vector import AsyncVectorEnv, AutoresetMode
 
         n = env_cfg.num_envs

@@ -18,15 +18,10 @@ from typing import Any, Optional
 from hydra.core.config_store import ConfigStore
 from omegaconf import MISSING
 
-MODES = ("step", "sendrecv", "async", "env_only", "agent_only")
-AGENTS = ("nature_cnn", "impala_cnn")
+from .registry import ALGOS, BACKENDS, MODES, RUNTIMES, Registry
+
 DEVICES = ("auto", "cuda", "cpu")
 UPLOADS = ("pinned", "pageable")
-BACKENDS = ("ale", "envpool", "gymnasium")
-RUNTIMES = ("compiled", "graphed", "eager")
-ALGOS = ("reference", "ppo")
-LOOP_MODES = ("step", "sendrecv", "async")  # modes with both emulators and an agent: the ones that can learn
-GROUPED_MODES = ("async", "env_only", "agent_only")  # modes that take mode.groups > 1
 
 
 @dataclass
@@ -41,7 +36,7 @@ class EnvConfig:
     """Emulator worker threads; null = min(num_envs, 16)."""
     upload: str = "pinned"
     """Frames to the device: pinned (staged in our pinned buffer) | pageable (the reference's copy)."""
-    backend: str = "ale"
+    backend: str = BACKENDS.reference.name
     """Vector env: ale (ale-py's AtariVectorEnv) | envpool | gymnasium (AsyncVectorEnv)."""
 
 
@@ -49,7 +44,7 @@ class EnvConfig:
 class AgentConfig:
     name: str = "nature_cnn"
     """Network: nature_cnn (Mnih et al. 2015) or impala_cnn (Espeholt et al. 2018)."""
-    runtime: str = "compiled"
+    runtime: str = RUNTIMES.reference.name
     """How the agent's work is launched: compiled (the reference's: torch.compile
     reduce-overhead inference, eager update) | graphed (the whole act step and the
     whole update each replayed as one CUDA graph; CUDA only) | eager."""
@@ -63,7 +58,7 @@ class AgentConfig:
     """Minibatches per epoch; >= 1 and must divide num_steps."""
     learning_rate: float = 2.5e-4
     """Adam step size; > 0."""
-    algo: str = "reference"
+    algo: str = ALGOS.reference.name
     """What the update computes: reference (the reference's workload: argmax actions, the
     stored values as targets; it times a loop but does not learn) | ppo (sampled actions,
     GAE on the envs' rewards, clipped surrogate: CleanRL's ppo_atari_envpool)."""
@@ -107,7 +102,7 @@ class ScheduleConfig:
 
 @dataclass
 class ModeConfig:
-    name: str = "step"
+    name: str = MODES.reference.name
     """Driver: step | sendrecv | async | env_only | agent_only."""
     groups: int = 1
     """Batches per loop step (async, agent_only); >= 1 and must divide env.num_envs."""
@@ -159,6 +154,12 @@ def _one_of(key: str, value: Any, allowed: tuple[str, ...]) -> None:
         raise ValueError(f"{key}={value}: must be one of {', '.join(allowed)}")
 
 
+def _entry(registry: Registry, value: Any):
+    """The registry's entry for a config value; one line naming the key and the names it has."""
+    _one_of(registry.key, value, registry.names())
+    return registry[value]
+
+
 def known_games() -> list[str]:
     from ale_py import roms
 
@@ -171,13 +172,15 @@ def validate(cfg: Any) -> None:
     Runs before any environment or model is built, so a typo costs nothing. The
     relations between values that a sweep crosses come last, as NotApplicable.
     """
-    _one_of("mode.name", cfg.mode.name, MODES)
-    _one_of("agent.name", cfg.agent.name, AGENTS)
+    mode = _entry(MODES, cfg.mode.name)
+    from .networks import ENCODERS  # the network names live with the networks
+
+    _one_of("agent.name", cfg.agent.name, tuple(ENCODERS))
     _one_of("device", cfg.device, DEVICES)
     _one_of("env.upload", cfg.env.upload, UPLOADS)
-    _one_of("env.backend", cfg.env.backend, BACKENDS)
-    _one_of("agent.runtime", cfg.agent.runtime, RUNTIMES)
-    _one_of("agent.algo", cfg.agent.algo, ALGOS)
+    backend = _entry(BACKENDS, cfg.env.backend)
+    runtime = _entry(RUNTIMES, cfg.agent.runtime)
+    algo = _entry(ALGOS, cfg.agent.algo)
     games = known_games()
     if cfg.env.game not in games:
         close = difflib.get_close_matches(cfg.env.game, games, n=3, cutoff=0.6)
@@ -205,9 +208,10 @@ def validate(cfg: Any) -> None:
     learning = cfg.schedule.total_env_steps is not None
     if learning:
         _at_least("schedule.total_env_steps", cfg.schedule.total_env_steps, 1)
-        if cfg.agent.algo != "ppo":
+        if not algo.learns:
             raise ValueError(f"schedule.total_env_steps={cfg.schedule.total_env_steps}: a learning run "
-                             f"needs agent.algo=ppo (agent.algo={cfg.agent.algo} does not learn)")
+                             f"needs agent.algo={' or '.join(ALGOS.names(learns=True))} "
+                             f"(agent.algo={cfg.agent.algo} does not learn)")
     if cfg.schedule.max_seconds is not None:
         if not cfg.schedule.max_seconds > 0:
             raise ValueError(f"schedule.max_seconds={cfg.schedule.max_seconds}: must be > 0")
@@ -219,34 +223,40 @@ def validate(cfg: Any) -> None:
     _at_least("round", cfg.round, 0)
     if not cfg.stall_timeout_s > 0:
         raise ValueError(f"stall_timeout_s={cfg.stall_timeout_s}: must be > 0")
-    if cfg.agent.runtime == "graphed" and cfg.device == "cpu":
-        raise ValueError("agent.runtime=graphed: needs device=cuda or auto, not cpu")
-    if cfg.device == "cuda" or cfg.agent.runtime == "graphed":
+    if runtime.needs_cuda and cfg.device == "cpu":
+        raise ValueError(f"agent.runtime={runtime.name}: needs device=cuda or auto, not cpu")
+    if cfg.device == "cuda" or runtime.needs_cuda:
         import torch
 
         if not torch.cuda.is_available():
             if cfg.device == "cuda":
                 raise ValueError("device=cuda: no CUDA device is visible here; allowed: auto, cpu")
-            raise ValueError("agent.runtime=graphed: needs CUDA graphs and no CUDA device is "
-                             "visible here; allowed here: compiled, eager")
+            raise ValueError(f"agent.runtime={runtime.name}: needs CUDA graphs and no CUDA device is "
+                             f"visible here; allowed here: {', '.join(RUNTIMES.names(needs_cuda=False))}")
+    problem = backend.missing()  # agent_only too: it reads the frame shape off a one-env copy
+    if problem:
+        raise ValueError(problem)
     # Relations last: a NotApplicable then means every value on its own was right.
-    from .backends import check_backend  # a missing package; groups the backend cannot batch
-
-    check_backend(cfg)
+    if cfg.mode.groups > 1 and mode.emulators and not backend.batches:
+        # a sweep crossing backends with async skips these
+        raise NotApplicable(f"mode.groups={cfg.mode.groups}: env.backend={backend.name} has no async batches "
+                            f"({backend.no_batches_why}); use groups=1")
     if cfg.env.num_envs % cfg.mode.groups:
         raise NotApplicable(
             f"mode.groups={cfg.mode.groups}: must divide env.num_envs={cfg.env.num_envs}"
         )
-    if cfg.mode.groups > 1 and cfg.mode.name not in GROUPED_MODES:
-        raise NotApplicable(f"mode.groups={cfg.mode.groups}: only {', '.join(GROUPED_MODES)} take groups > 1")
-    if cfg.agent.runtime == "graphed" and cfg.env.upload != "pinned" and cfg.mode.name != "env_only":
-        raise NotApplicable(f"env.upload={cfg.env.upload}: agent.runtime=graphed uploads from its own "
+    if cfg.mode.groups > 1 and not mode.groups:
+        raise NotApplicable(f"mode.groups={cfg.mode.groups}: only {', '.join(MODES.names(groups=True))} "
+                            "take groups > 1")
+    if runtime.pinned_upload and cfg.env.upload != "pinned" and mode.agent:
+        raise NotApplicable(f"env.upload={cfg.env.upload}: agent.runtime={runtime.name} uploads from its own "
                             "pinned buffer inside its graph; allowed: pinned")
-    if cfg.mode.name == "async" and cfg.mode.groups == 1:
-        raise NotApplicable("mode.groups=1: async in one batch is sendrecv; use mode=sendrecv or groups >= 2")
-    if learning and cfg.mode.name not in LOOP_MODES:
+    if mode.in_one_batch and cfg.mode.groups == 1:
+        raise NotApplicable(f"mode.groups=1: {mode.name} in one batch is {mode.in_one_batch}; "
+                            f"use mode={mode.in_one_batch} or groups >= 2")
+    if learning and mode.kind != "loop":
         raise NotApplicable(f"mode.name={cfg.mode.name}: a learning run needs emulators and an agent; "
-                            f"allowed: {', '.join(LOOP_MODES)}")
+                            f"allowed: {', '.join(MODES.names(kind='loop'))}")
 
 
 def _check_ppo(agent: Any) -> None:
@@ -268,14 +278,14 @@ def warnings_for(cfg: Any) -> list[str]:
     notes = []
     if cfg.schedule.total_env_steps is not None:
         return notes  # one learning run: no repetitions, no bench_steps
-    if cfg.mode.name != "env_only" and cfg.schedule.bench_steps < cfg.agent.num_steps:
+    if MODES[cfg.mode.name].agent and cfg.schedule.bench_steps < cfg.agent.num_steps:
         notes.append(
             f"schedule.bench_steps={cfg.schedule.bench_steps} < agent.num_steps="
             f"{cfg.agent.num_steps}: no update falls inside the timed steps"
         )
     if cfg.schedule.reps == 1:
         notes.append("schedule.reps=1: this job alone gives no interval (pool rounds in the collector)")
-    if cfg.schedule.warmup < 3 and cfg.agent.runtime != "eager":
+    if cfg.schedule.warmup < 3 and RUNTIMES[cfg.agent.runtime].builds_in_warmup:
         notes.append(
             f"schedule.warmup={cfg.schedule.warmup}: CUDA-graph capture may fall inside the timed steps"
         )

@@ -24,13 +24,13 @@ CPU (docs/results/2026-11-30-h200, "ale-py's async batches lose an env").
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any, Callable, Optional
 
 import numpy as np
 import torch
-from ale_py.vector_env import AtariVectorEnv
 
-from .backends import make_vector_env as make_envs, num_threads  # noqa: F401  (the drivers' and runner's names)
+from .backends import VectorEnv, make_vector_env
 
 
 class DuplicateEnvError(RuntimeError):
@@ -58,7 +58,7 @@ class TorchEnvs:
     frames in its own pinned buffer and copies them inside its graph).
     """
 
-    def __init__(self, envs: AtariVectorEnv, device: torch.device, upload: str = "pinned",
+    def __init__(self, envs: VectorEnv, device: torch.device, upload: str = "pinned",
                  uploader: Optional[Callable[[np.ndarray], torch.Tensor]] = None):
         self.envs = envs
         self.device = device
@@ -113,10 +113,17 @@ class TorchEnvs:
         return frames
 
 
-def num_actions(game: str) -> int:
-    """The minimal action set's size, read from a one-env vector env (agent_only has no env)."""
-    envs = AtariVectorEnv(game=game, num_envs=1, num_threads=1)
+def spaces(envs: VectorEnv) -> tuple[tuple[int, ...], int]:
+    """What the agent is built for: the frame shape and the number of actions of the env."""
+    return tuple(envs.single_observation_space.shape), int(envs.single_action_space.n)
+
+
+def probe_spaces(env_cfg: Any) -> tuple[tuple[int, ...], int]:
+    """`spaces` of a one-env copy of the configured env, for a job without emulators (agent_only)."""
+    one = {**{k: getattr(env_cfg, k) for k in ("game", "frameskip", "backend", "upload")},
+           "num_envs": 1, "num_threads": 1}
+    envs = make_vector_env(SimpleNamespace(**one))
     try:
-        return int(envs.single_action_space.n)
+        return spaces(envs)
     finally:
         envs.close()

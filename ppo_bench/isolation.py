@@ -31,10 +31,12 @@ import multiprocessing as mp
 import multiprocessing.forkserver
 import os
 import signal
+import sys
 import threading
 import time
 import traceback
 from contextlib import contextmanager
+from types import ModuleType
 from typing import Any, Callable, Iterator, Optional
 
 STAGES = ("start-up", "setup", "loop", "closing")
@@ -128,15 +130,14 @@ class Progress:
         return counted
 
 
-PRELOAD = ("ppo_bench.runner",)
-"""What the fork server imports once for all jobs: torch, dynamo, scipy, the drivers. (Not the
-main script: a script that touched CUDA as it loads would poison every child forked after it.)"""
-
 _server_key: Optional[tuple] = None
 
 
-def _context() -> Any:
-    """multiprocessing's forkserver, its server preloaded with `PRELOAD`.
+def _context(preload: str) -> Any:
+    """multiprocessing's forkserver, its server preloaded with the module `preload`: the module of
+    the function the child runs, which imports what every job needs once for all jobs (torch,
+    dynamo, scipy, the drivers). Not the main script: a script that touched CUDA as it loads
+    would poison every child forked after it.
 
     On the H200 a job in a fresh interpreter ('spawn') took about 7 s longer to
     reach its setup than one in the sweep's own process had: Python, torch,
@@ -145,11 +146,12 @@ def _context() -> Any:
     CUDA (the server only imports, it never runs a job) but skips that cost.
     A child takes this process's working directory and sys.path as they are
     at its start (multiprocessing sends them), but its environment is the
-    server's, so the server is restarted when this process's environment has
-    changed since it started (CUDA_VISIBLE_DEVICES, a test's injected faults).
+    server's, so the server is restarted when this process's environment (or
+    the module to preload) has changed since it started (CUDA_VISIBLE_DEVICES,
+    a test's injected faults).
     """
     global _server_key
-    key = tuple(sorted(os.environ.items()))
+    key = (preload, *sorted(os.environ.items()))
     stop = getattr(mp.forkserver._forkserver, "_stop", None)  # how CPython's own tests end the server
     if stop is None:  # not in this Python: a fresh interpreter per job, as before
         return mp.get_context("spawn")
@@ -157,7 +159,7 @@ def _context() -> Any:
         stop()  # a new one starts with the next child
     _server_key = key
     ctx = mp.get_context("forkserver")
-    ctx.set_forkserver_preload(list(PRELOAD))
+    ctx.set_forkserver_preload([preload])
     return ctx
 
 
@@ -167,8 +169,10 @@ class ChildJob:
     and `partial`: items the child sent as it went (`progress.send("partial", name, item)`, e.g.
     a learning curve's points), kept whatever becomes of the job."""
 
-    def __init__(self, fn: Callable, *args: Any):
+    def __init__(self, fn: Callable, *args: Any, preload: Optional[ModuleType] = None):
+        """`preload`: the module the fork server imports once for all children (by default `fn`'s)."""
         self.fn, self.args = fn, args
+        self.preload = (preload or sys.modules[fn.__module__]).__name__
         self.provenance: Optional[dict] = None
         self.result: Any = None
         self.error: Optional[str] = None
@@ -177,7 +181,7 @@ class ChildJob:
 
     def run(self, stall_timeout_s: float, where: Callable[[str, int], str]) -> None:
         """Start the child and wait for it; `where(stage, loop_steps)` words a stall's place."""
-        ctx = _context()
+        ctx = _context(self.preload)
         messages, child_end = ctx.Pipe(duplex=False)
         parent_alive, alive = ctx.Pipe(duplex=False)
         stage, steps = ctx.Value("i", 0, lock=False), ctx.Value("q", 0, lock=False)

@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 # phase name -> (object path on the driver, method); paths that a driver lacks are skipped
 PHASES = {
-    "emulators": [("ale", "step"), ("ale", "send"), ("ale", "recv")],
+    "emulators": [("vector_env", "step"), ("vector_env", "send"), ("vector_env", "recv")],
     "upload": [("envs", "_upload")],
     "inference": [("agent", "act")],
     "action_download": [("agent", "actions_to_host")],
@@ -33,11 +33,6 @@ PHASES = {
 
 
 def _target(driver: Any, path: str) -> Any:
-    if path == "ale":  # the vector env (any backend), under the torch adapter or bare (env_only)
-        from .envs import TorchEnvs
-
-        envs = getattr(driver, "envs", None)
-        return envs.envs if isinstance(envs, TorchEnvs) else envs
     obj = driver
     for name in path.split("."):
         obj = getattr(obj, name, None)

@@ -42,6 +42,8 @@ class Backend(Entry):
     """Words for that module in the refusal line."""
     extra: Optional[str] = None
     """The pip extra that installs it."""
+    versions: tuple[str, ...] = ()
+    """Distributions whose installed versions a result's provenance keeps."""
     batches: bool = True
     """Async batches of num_envs // groups (mode.groups > 1); False refuses groups > 1."""
     no_batches_why: str = ""
@@ -61,6 +63,10 @@ class Runtime(Entry):
     """CUDA graphs by hand: refused on a machine without CUDA, and with device=cpu."""
     pinned_upload: bool = False
     """Uploads frames from its own pinned buffer: env.upload must be pinned."""
+    builds_in_warmup: bool = False
+    """Compiles or captures in its first loop steps: a short warm-up lets that into the timed steps."""
+    old_compile_flag: Optional[bool] = None
+    """What `agent.compile` (true or false), the key before agent.runtime, meant in old result files."""
 
 
 @dataclass(frozen=True)
@@ -73,8 +79,8 @@ class Mode(Entry):
     agent: bool = True
     groups: bool = False
     """Takes mode.groups > 1 (batches per loop step)."""
-    min_groups: int = 1
-    """Fewest groups that make sense (async in one batch is sendrecv)."""
+    in_one_batch: Optional[str] = None
+    """The mode this one is with groups=1 (async in one batch is sendrecv): groups must then be >= 2."""
     chart: str = ""
     """Name of its array in chart.json (the reference's stepRaw and recvRaw, and their kin)."""
 
@@ -140,26 +146,27 @@ class Registry(Generic[E]):
 
 BACKENDS: Registry[Backend] = Registry(
     "env.backend",
-    Backend("ale", "ppo_bench.backends:AleVectorEnv"),
+    Backend("ale", "ppo_bench.backends:make_ale"),
     Backend("envpool", "ppo_bench.backends:EnvpoolVectorEnv", package="envpool", needs="the envpool package",
-            extra="envpool"),
+            extra="envpool", versions=("envpool",)),
     Backend("gymnasium", "ppo_bench.backends:GymnasiumVectorEnv", package="cv2",
             needs="the opencv package (cv2, which gymnasium's AtariPreprocessing needs)", extra="gymnasium",
+            versions=("gymnasium", "opencv-python-headless"),
             batches=False, no_batches_why="AsyncVectorEnv steps every env on each call: no batch_size, no env_id"),
 )
 
 RUNTIMES: Registry[Runtime] = Registry(
     "agent.runtime",
-    Runtime("compiled", "ppo_bench.runtimes:Compiled"),
-    Runtime("graphed", "ppo_bench.runtimes:Graphed", needs_cuda=True, pinned_upload=True),
-    Runtime("eager", "ppo_bench.runtimes:Eager"),
+    Runtime("compiled", "ppo_bench.runtimes:Compiled", builds_in_warmup=True, old_compile_flag=True),
+    Runtime("graphed", "ppo_bench.runtimes:Graphed", needs_cuda=True, pinned_upload=True, builds_in_warmup=True),
+    Runtime("eager", "ppo_bench.runtimes:Eager", old_compile_flag=False),
 )
 
 MODES: Registry[Mode] = Registry(
     "mode.name",
     Mode("step", "ppo_bench.drivers:StepDriver", chart="stepRaw"),
     Mode("sendrecv", "ppo_bench.drivers:SendRecvDriver", chart="recvRaw"),
-    Mode("async", "ppo_bench.drivers:SendRecvDriver", groups=True, min_groups=2, chart="asyncRaw"),
+    Mode("async", "ppo_bench.drivers:SendRecvDriver", groups=True, in_one_batch="sendrecv", chart="asyncRaw"),
     Mode("env_only", "ppo_bench.drivers:EnvOnlyDriver", kind="probe", agent=False, groups=True,
          chart="envOnlyRaw"),
     Mode("agent_only", "ppo_bench.drivers:AgentOnlyDriver", kind="probe", emulators=False, groups=True,
@@ -183,6 +190,7 @@ def added() -> list[Entry]:
 
 def install(entries: list[Entry]) -> None:
     """Register entries another process added (the job's process gets its parent's)."""
-    by_type = {Backend: BACKENDS, Runtime: RUNTIMES, Mode: MODES, Algo: ALGOS}
     for entry in entries:
-        by_type[type(entry)].add(entry)
+        for kind, registry in ((Backend, BACKENDS), (Runtime, RUNTIMES), (Mode, MODES), (Algo, ALGOS)):
+            if isinstance(entry, kind):
+                registry.add(entry)

@@ -12,16 +12,14 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import platform
-import socket
-import subprocess
-import sys
 import tempfile
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Optional
 
 from .config import AgentConfig, EnvConfig, ScheduleConfig
+from .registry import ALGOS, RUNTIMES
 
 SCHEMA = 1
 FILENAME = "result.json"
@@ -56,6 +54,69 @@ def write_atomic(path: Path, record: dict) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+RUN_CONTROL_KEYS = ("resume", "collect", "stall_timeout_s")
+"""How a job runs, not what it measures: not part of its identity, not stored."""
+
+
+@dataclass(frozen=True)
+class JobIdentity:
+    """What a job measures, defined once: its resolved config without Hydra's node and the
+    run-control keys. Resume compares it with an earlier record's, the record stores it, and the
+    collector groups jobs by `group()` (what is left once the keys a table varies are taken out)."""
+
+    key: str
+    """The config as canonical JSON: equal identities, equal keys."""
+    config: dict = field(compare=False, hash=False)
+
+    @classmethod
+    def of(cls, config: dict) -> "JobIdentity":
+        kept = {k: v for k, v in config.items() if k != "hydra" and k not in RUN_CONTROL_KEYS}
+        return cls(json.dumps(kept, sort_keys=True), kept)
+
+    @classmethod
+    def of_record(cls, record: dict) -> "JobIdentity":
+        return cls.of(record["config"])
+
+    def fields(self) -> dict:
+        """The record's plain values for grouping."""
+        c = self.config
+        return {"mode": c["mode"]["name"], "game": c["env"]["game"], "agent": c["agent"]["name"],
+                "runtime": c["agent"]["runtime"], "algo": c["agent"]["algo"], "backend": c["env"]["backend"],
+                "num_envs": c["env"]["num_envs"], "device": c["device"], "frameskip": c["env"]["frameskip"],
+                "groups": c["mode"]["groups"], "round": c["round"], "seed": c["seed"]}
+
+    def group(self) -> dict:
+        """The flat keys that say which measurements are comparable (see `group_identity`)."""
+        return group_identity(as_today(flatten(self.config)))
+
+
+def new_record(identity: JobIdentity, overrides: list, num: Optional[int], output_dir: str,
+               started: float) -> dict:
+    """A job's record before it ran: "failed" until the job says otherwise, so a job stopped at any
+    point leaves a record that says it did not finish."""
+    return {"schema": SCHEMA, "status": "failed", "error": None, "warnings": [], **identity.fields(),
+            "config": identity.config, "overrides": overrides, "job": {"num": num, "output_dir": output_dir},
+            "timing": {"started_at": utc_iso(started), "finished_at": None}, "provenance": None}
+
+
+def measurement(*, device: str, batch_size: int, num_threads: Optional[int], reps: list[float],
+                seconds: list[float], env_steps_per_rep: int, env_steps: Optional[dict], inference: dict,
+                phases: Optional[dict], machine: dict, timing: dict, warnings: list[str],
+                learning: Optional[dict] = None) -> dict:
+    """The fields the job's process adds to its record: the same for timed repetitions and a learning
+    run (whose one repetition is its loop), with the summary derived from the raw reps."""
+    from .stats import summary
+
+    fields = {"warnings": warnings, "device": device, "batch_size": batch_size, "num_threads": num_threads,
+              "throughput": {"unit": UNIT, "reps": reps, "seconds": seconds, "env_steps_per_rep": env_steps_per_rep,
+                             **summary(reps)},
+              "env_steps": env_steps, "inference": inference, "phases": phases, "machine": machine,
+              "timing": timing}
+    if learning is not None:
+        fields["learning"] = learning
+    return fields
 
 
 class BadResult(ValueError):
@@ -169,66 +230,6 @@ def measurement_key(record: dict) -> Optional[str]:
     return hashlib.sha1(json.dumps(key).encode()).hexdigest()
 
 
-def _run(cmd: list[str]) -> Optional[str]:
-    try:
-        out = subprocess.run(cmd, capture_output=True, text=True, timeout=5,
-                             cwd=Path(__file__).resolve().parent)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return out.stdout.strip() if out.returncode == 0 else None
-
-
-def _installed(distribution: str) -> Optional[str]:
-    from importlib import metadata
-
-    try:
-        return metadata.version(distribution)
-    except metadata.PackageNotFoundError:
-        return None
-
-
-def provenance(gpu: bool = True) -> dict:
-    """What ran where: host, versions, accelerator, source commit (local commands only)."""
-    import ale_py
-    import torch
-
-    commit = _run(["git", "rev-parse", "HEAD"])
-    dirty = _run(["git", "status", "--porcelain", "--untracked-files=no"])
-    cuda = gpu and torch.cuda.is_available()  # gpu=False: never probe (it would initialise CUDA)
-    return {
-        "host": socket.gethostname(),
-        "platform": platform.platform(),
-        "python": platform.python_version(),
-        "torch": torch.__version__,
-        "ale_py": ale_py.__version__,
-        "numpy": __import__("numpy").__version__,
-        # the other backends' packages, by their installed metadata (nothing is imported)
-        **{name.replace("-", "_"): _installed(name) for name in ("envpool", "gymnasium", "opencv-python-headless")},
-        "cuda": torch.version.cuda if cuda else None,
-        "gpu": torch.cuda.get_device_name() if cuda else None,
-        "cpu_count": os.cpu_count(),
-        "git_commit": commit,
-        "git_dirty": None if commit is None or dirty is None else bool(dirty),
-        "argv": sys.argv,
-    }
-
-
-def machine_state() -> dict:
-    """What the machine was doing: 1-minute load average and mean CPU clock, where readable."""
-    try:
-        load = os.getloadavg()[0]
-    except OSError:
-        load = None
-    mhz = None
-    try:
-        values = [float(line.split(":")[1]) for line in Path("/proc/cpuinfo").read_text().splitlines()
-                  if line.startswith("cpu MHz")]
-        mhz = sum(values) / len(values) if values else None
-    except (OSError, ValueError, IndexError):
-        pass
-    return {"load_1m": load, "cpu_mhz": mhz}
-
-
 CURVE_KEYS = ("env_steps", "wall_s", "episodes", "return_mean", "return_std")
 """A learning run's curve (`learning.curve`): one list per key, one item per update."""
 
@@ -267,7 +268,6 @@ NOT_IDENTITY = ("env.num_envs", "round", "schedule.profile")  # and every key un
 SCHEMA_DEFAULTS = {f"{g}.{k}": v for g, cls in (("env", EnvConfig), ("agent", AgentConfig),
                                                 ("schedule", ScheduleConfig)) for k, v in vars(cls()).items()}
 """Flat defaults of the schema's groups (mode aside), for keys older result files lack."""
-REFERENCE = "reference"
 LEARNING_FIELDS = {  # key -> (integer only, null allowed)
     "total_env_steps": (True, False), "target_return": (False, True), "window": (True, False),
     "setup_s": (False, False), "wall_s": (False, False), "env_steps_per_s": (False, False),
@@ -294,14 +294,15 @@ def as_today(flat: dict) -> dict:
     flat = dict(flat)
     if "agent.compile" in flat:
         compiled = flat.pop("agent.compile")
-        flat.setdefault("agent.runtime", "compiled" if compiled else "eager")
+        flat.setdefault("agent.runtime", next(r.name for r in RUNTIMES if r.old_compile_flag == bool(compiled)))
     return {**SCHEMA_DEFAULTS, **flat}
 
 
 def group_identity(flat: dict) -> dict:
     """The keys that say what was measured: all but the mode's, num_envs, round and profile; and
     the seed too for a learning run, whose seeds are samples of one configuration."""
-    pooled = NOT_IDENTITY + (("seed",) if flat.get("agent.algo", REFERENCE) != REFERENCE else ())
+    reference = ALGOS.reference.name  # the reference's workload; any other algorithm learns
+    pooled = NOT_IDENTITY + (("seed",) if flat.get("agent.algo", reference) != reference else ())
     return {k: v for k, v in flat.items() if k not in pooled and not k.startswith("mode.")}
 
 

@@ -12,8 +12,8 @@ import torch
 from ale_py.vector_env import AtariVectorEnv
 
 from conftest import ROOT, compose_config
-from ppo_bench import backends
-from ppo_bench.backends import check_backend, make_vector_env
+from ppo_bench import backends, registry
+from ppo_bench.backends import make_vector_env
 from ppo_bench.config import validate
 from ppo_bench.envs import DuplicateEnvError, TorchEnvs
 
@@ -192,8 +192,8 @@ def test_a_full_batch_is_not_checked_and_async_batches_are(opened):
                          'needs) is not installed; pip install -e ".[gymnasium]"'),
 ])
 def test_a_missing_package_is_refused_in_one_line_naming_the_extra(backend, module, line, monkeypatch):
-    real = backends.importlib.util.find_spec
-    monkeypatch.setattr(backends.importlib.util, "find_spec", lambda name, *a: None if name == module else real(name, *a))
+    real = registry.importlib.util.find_spec
+    monkeypatch.setattr(registry.importlib.util, "find_spec", lambda name, *a: None if name == module else real(name, *a))
     cfg = compose_config(f"env.backend={backend}")
     with pytest.raises(ValueError) as info:
         validate(cfg)
@@ -219,13 +219,14 @@ def test_gymnasium_refuses_groups_in_one_line():
 
 
 def test_checking_the_ale_backend_imports_no_other_backend():
-    code = ("import sys; from types import SimpleNamespace as NS; from ppo_bench.backends import check_backend; "
-            "check_backend(NS(env=NS(backend='ale'), mode=NS(name='async', groups=2))); "
-            "check_backend(NS(env=NS(backend='envpool'), mode=NS(name='step', groups=1))); "
+    code = ("import sys; from ppo_bench.config import validate; from ppo_bench.registry import BACKENDS; "
+            "from conftest import compose_config; "
+            "validate(compose_config('env.backend=ale', 'mode=async', 'env.num_envs=4')); "
+            "assert BACKENDS['envpool'].missing() is None and BACKENDS['gymnasium'].missing() is None; "
             "print(sorted(m for m in ('envpool', 'cv2') if m in sys.modules))")
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT / "tests", capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]", out.stdout + out.stderr
-    assert check_backend(SimpleNamespace(env=SimpleNamespace(backend="ale"), mode=SimpleNamespace(name="async", groups=4))) is None
+    assert registry.BACKENDS["ale"].batches and registry.BACKENDS["ale"].missing() is None
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -234,7 +235,7 @@ def test_the_phase_clock_sees_every_backends_emulators(backend):
     from ppo_bench.drivers import EnvOnlyDriver
     from ppo_bench.phases import PhaseClock
 
-    driver = EnvOnlyDriver(env_cfg(backend), seed=0)
+    driver = EnvOnlyDriver(make_vector_env(env_cfg(backend)), None, seed=0)
     try:
         clock = PhaseClock(driver)
         for slot in range(3):

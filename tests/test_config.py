@@ -192,7 +192,7 @@ def test_a_refused_job_builds_nothing_and_writes_a_failed_result(tmp_path, monke
     def must_not_build(*args, **kwargs):
         raise AssertionError("an environment or model was built for a refused job")
 
-    monkeypatch.setattr(runner, "make_driver", must_not_build)
+    monkeypatch.setattr(runner, "ChildJob", must_not_build)
     with pytest.raises(ValueError, match="env.num_envs=0"):
         runner.run(compose_config("env.num_envs=0"), output_dir=tmp_path)
     record = read_result(tmp_path / "result.json")

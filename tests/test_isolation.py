@@ -1,6 +1,7 @@
 """A job's child process: forked from a server that has imported the job's code, in the
 environment, working directory and sys.path this process has when the job starts."""
 
+import importlib
 import os
 import sys
 
@@ -9,11 +10,12 @@ from ppo_bench.isolation import ChildJob
 
 def what_the_child_sees(name: str, progress) -> dict:
     return {"value": os.environ.get(name), "cwd": os.getcwd(), "pid": os.getpid(),
-            "preloaded": "ppo_bench.runner" in sys.modules, "path": list(sys.path)}
+            "preloaded": "ppo_bench.job" in sys.modules, "path": list(sys.path)}
 
 
 def in_child(name: str = "PPO_BENCH_TEST_VALUE") -> dict:
-    job = ChildJob(what_the_child_sees, name)
+    # imported here, not at the top: the child imports this module's top to find its function
+    job = ChildJob(what_the_child_sees, name, preload=importlib.import_module("ppo_bench.job"))
     job.run(60, lambda stage, steps: stage)
     assert job.error is None, job.error
     return job.result
@@ -21,7 +23,8 @@ def in_child(name: str = "PPO_BENCH_TEST_VALUE") -> dict:
 
 def test_children_are_fresh_processes_forked_with_the_jobs_code_imported():
     first, second = in_child(), in_child()
-    # the test module imports only ppo_bench.isolation: the runner (torch, the drivers) came from the server
+    # the job's code (torch, the drivers) came from the server, not from this module's import of it:
+    # the child's function lives here, and the server imported ppo_bench.job by the module given
     assert first["preloaded"] and second["preloaded"]
     assert len({first["pid"], second["pid"], os.getpid()}) == 3
 

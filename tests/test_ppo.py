@@ -20,7 +20,8 @@ from conftest import compose_config
 from test_agent import CPU, move_gaps, needs_cuda, plain_steps
 from test_runner import run_job
 from ppo_bench import runner
-from ppo_bench.agent import FRAME_SHAPE, make_agent
+from ppo_bench.agent import make_agent
+from ppo_bench.backends import FRAME_SHAPE
 from ppo_bench.drivers import SendRecvDriver, StepDriver
 from ppo_bench.envs import TorchEnvs
 from ppo_bench.results import read_result
@@ -105,7 +106,7 @@ def ppo_cfg(**kw):
 
 def scripted_driver(num_envs: int, groups: int, cfg, seed: int = 0, **env_kw):
     envs = ScriptedVectorEnv(num_envs, num_envs // groups, seed=seed, **env_kw)
-    agent = make_agent(cfg, len(envs.rewards), num_envs, CPU, num_envs // groups)
+    agent = make_agent(cfg, FRAME_SHAPE, len(envs.rewards), num_envs, CPU, num_envs // groups)
     adapter = TorchEnvs(envs, CPU)
     if groups == 1 and seed % 2 == 0:
         return StepDriver(adapter, agent, seed)
@@ -173,13 +174,14 @@ def test_each_env_s_rows_are_its_steps_in_time_order_with_their_results(groups, 
     torch.manual_seed(seed)
     driver = scripted_driver(8, groups, ppo_cfg(), seed=seed)
     agent, n = driver.agent, 8
-    steps = agent.cfg.num_steps
+    steps = agent.algo.cfg.num_steps
     fill_rollout(driver)
-    lengths = agent.index.lengths
+    lengths = agent.algo.index.lengths
     assert lengths.sum() == steps * n and lengths.min() >= steps // 2
-    obs = agent.obs_buf[:-1].view(2 * steps, n, *FRAME_SHAPE)[:, :, 0, 0, :3].numpy().astype(int)
-    act = agent.act_buf[:-1].view(2 * steps, n).numpy()
-    rew, done, valid = (b[:-1].view(2 * steps, n).numpy() for b in (agent.rew_buf, agent.done_buf, agent.valid_buf))
+    obs = agent.algo.buffers.obs[:-1].view(2 * steps, n, *FRAME_SHAPE)[:, :, 0, 0, :3].numpy().astype(int)
+    act = agent.algo.buffers.actions[:-1].view(2 * steps, n).numpy()
+    buffers = agent.algo.buffers
+    rew, done, valid = (b[:-1].view(2 * steps, n).numpy() for b in (buffers.rewards, buffers.dones, buffers.valid))
     for e in range(n):
         length = lengths[e]
         ids, t, episode = obs[:length + 1, e, 0], obs[:length + 1, e, 1], obs[:length + 1, e, 2]
@@ -201,16 +203,16 @@ def test_the_update_trains_on_the_rollout_and_the_next_rollout_starts_where_envs
     driver = scripted_driver(4, 2, ppo_cfg(), seed=5)
     agent = driver.agent
     s = fill_rollout(driver)
-    before = [p.detach().clone() for p in agent.net.parameters()]
+    before = [p.detach().clone() for p in agent.algo.net.parameters()]
     agent.update()
-    assert all(not torch.equal(a, b) for a, b in zip(agent.net.parameters(), before))
-    assert agent.updates == 1 and agent.index.lengths.max() <= 1
+    assert all(not torch.equal(a, b) for a, b in zip(agent.algo.net.parameters(), before))
+    assert agent.updates == 1 and agent.algo.index.lengths.max() <= 1
     for _ in range(3):  # the rollouts wrap around the ring
         while not agent.update_due(s):
             driver.step(s)
             s += 1
         agent.update()
-    assert agent.updates == 4 and agent.index.base.min() > agent.index.ring and agent.tracker.num_episodes > 0
+    assert agent.updates == 4 and agent.algo.index.base.min() > agent.algo.index.ring and agent.tracker.num_episodes > 0
 
 
 def test_an_update_before_the_rollouts_are_complete_is_refused():
@@ -233,7 +235,7 @@ def test_ppo_learns_the_action_that_pays():
         driver.step(s)
         s += 1
         if agent.update_due(s):
-            taken = agent.act_buf[torch.from_numpy(rollout_rows(agent.index))].float().mean().item()
+            taken = agent.algo.buffers.actions[torch.from_numpy(rollout_rows(agent.algo.index))].float().mean().item()
             first = taken if first is None else first
             agent.update()
     late = agent.tracker.returns()[-8:]
@@ -273,8 +275,8 @@ def test_a_learning_run_stops_at_max_seconds_with_its_curve(tmp_path):
 
 
 def test_a_learning_run_that_fails_keeps_its_curve_so_far(tmp_path, inject):
-    inject("ppo_bench.agent:Agent.update:4:raise")
-    with pytest.raises(runner.JobFailed, match="injected fault in Agent.update"):
+    inject("ppo_bench.runtimes:Eager.update:4:raise")
+    with pytest.raises(runner.JobFailed, match="injected fault in Eager.update"):
         run_job(tmp_path, *LEARN, "schedule.total_env_steps=100000")
     record = read_result(tmp_path / "result.json")
     curve = record["learning_so_far"]["curve"]
@@ -293,10 +295,10 @@ def test_two_ppo_updates_from_one_state_and_order_are_the_same():
         torch.manual_seed(3)
         drivers.append(scripted_driver(4, 2, ppo_cfg(), seed=2))
         fill_rollout(drivers[-1])
-    order = drivers[0].agent.new_order()
+    order = drivers[0].agent.algo.new_order()
     for d in drivers:
         d.agent.update(order.clone())
-    for a, b in zip(drivers[0].agent.net.parameters(), drivers[1].agent.net.parameters()):
+    for a, b in zip(drivers[0].agent.algo.net.parameters(), drivers[1].agent.algo.net.parameters()):
         assert torch.equal(a, b)
 
 
@@ -307,10 +309,10 @@ def ppo_twins(name: str, n: int = 4):
     torch.backends.cudnn.allow_tf32 = False
     cuda = torch.device("cuda")
     cfg = ppo_cfg(name=name)
-    agents = [make_agent(cfg, 6, n, cuda, n) for _ in range(2)]
-    graphed = make_agent(ppo_cfg(name=name, runtime="graphed"), 6, n, cuda, n)
+    agents = [make_agent(cfg, FRAME_SHAPE, 6, n, cuda, n) for _ in range(2)]
+    graphed = make_agent(ppo_cfg(name=name, runtime="graphed"), FRAME_SHAPE, 6, n, cuda, n)
     for agent in agents[1:] + [graphed]:
-        agent.net.load_state_dict(agents[0].net.state_dict())
+        agent.algo.net.load_state_dict(agents[0].algo.net.state_dict())
     plain_steps(*agents, graphed)
     return agents[0], agents[1], graphed
 
@@ -321,7 +323,7 @@ def test_graphed_ppo_acts_stores_and_updates_as_eager_does(name):
     """Same frames and results: same values and log-probs of the sampled actions in the same rows, the
     same step results stored; then from the same rollout and order, the same parameter moves."""
     eager, again, graphed = ppo_twins(name)
-    n, steps = 4, eager.cfg.num_steps
+    n, steps = 4, eager.algo.cfg.num_steps
     gen = np.random.default_rng(0)
     for agent in (eager, again, graphed):
         agent.start(np.arange(n))
@@ -337,29 +339,30 @@ def test_graphed_ppo_acts_stores_and_updates_as_eager_does(name):
             agent.actions_to_host(a)
         a, _ = graphed.act(graphed.uploader(obs), s, ids)
         graphed.actions_to_host(a)
-    assert torch.equal(graphed.obs_buf, eager.obs_buf)
-    for name_ in ("rew_buf", "done_buf", "valid_buf"):
-        assert torch.equal(getattr(graphed, name_), getattr(eager, name_)), name_
-    torch.testing.assert_close(graphed.val_buf, eager.val_buf, rtol=1e-4, atol=1e-5)
+    e, g = eager.algo.buffers, graphed.algo.buffers
+    assert torch.equal(g.obs, e.obs)
+    for name_ in ("rewards", "dones", "valid"):
+        assert torch.equal(getattr(g, name_), getattr(e, name_)), name_
+    torch.testing.assert_close(g.values, e.values, rtol=1e-4, atol=1e-5)
     with torch.no_grad():  # the graphed log-probs are those of the actions it sampled
-        logits, _ = eager.net(graphed.obs_buf[:-1])
-        logp = torch.log_softmax(logits, -1).gather(-1, graphed.act_buf[:-1, None]).squeeze(-1)
-    written = graphed.obs_buf[:-1].flatten(1).any(-1)  # random frames are never all zero
-    torch.testing.assert_close(graphed.logp_buf[:-1][written], logp[written], rtol=1e-4, atol=1e-5)
+        logits, _ = eager.algo.net(g.obs[:-1])
+        logp = torch.log_softmax(logits, -1).gather(-1, g.actions[:-1, None]).squeeze(-1)
+    written = g.obs[:-1].flatten(1).any(-1)  # random frames are never all zero
+    torch.testing.assert_close(g.logprobs[:-1][written], logp[written], rtol=1e-4, atol=1e-5)
     for agent in (again, graphed):  # one rollout for all three: the update is what is compared
-        for buf in ("act_buf", "logp_buf", "val_buf"):
-            getattr(agent, buf).copy_(getattr(eager, buf))
+        for buf in ("actions", "logprobs", "values"):
+            getattr(agent.algo.buffers, buf).copy_(getattr(e, buf))
     assert eager.update_due(0) and graphed.update_due(0)
     for _ in range(2):  # the first update captures, the second replays (on the ring's other half)
-        before = [p.detach().clone() for p in eager.net.parameters()]
-        order = eager.new_order()
+        before = [p.detach().clone() for p in eager.algo.net.parameters()]
+        order = eager.algo.new_order()
         for agent in (eager, again, graphed):
-            agent.index.acted[:] = agent.index.base + steps + 1
+            agent.algo.index.acted[:] = agent.algo.index.base + steps + 1
             agent.update(order)  # the second: on rows of unwritten results, which weigh 0 (Adam moves on)
         noise, gaps = move_gaps(before, eager, again), move_gaps(before, eager, graphed)
         for i, (gap, own) in enumerate(zip(gaps, noise)):
             assert gap <= 2 * own + 0.01, f"tensor {i}: graphed off by {gap:.3g} of the move, eager by {own:.3g}"
         with torch.no_grad():
             for agent in (graphed, again):
-                for p, p_e in zip(agent.net.parameters(), eager.net.parameters()):
+                for p, p_e in zip(agent.algo.net.parameters(), eager.algo.net.parameters()):
                     p.copy_(p_e)

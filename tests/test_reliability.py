@@ -19,15 +19,15 @@ from ppo_bench.results import read_result
 # alike (warm-up is 3 loop steps; the update first runs at the end of the warm-up).
 RAISES = [
     ("step", "ppo_bench.envs:TorchEnvs.step:2"),
-    ("step", "ppo_bench.agent:Agent.store:5"),
+    ("step", "ppo_bench.runtimes:Eager.store:5"),
     ("step", "ale_py.vector_env:AtariVectorEnv.__init__:1"),  # while building
     ("sendrecv", "ppo_bench.envs:TorchEnvs.recv:4"),
     ("sendrecv", "ppo_bench.envs:TorchEnvs.send:1"),
     ("async", "ppo_bench.envs:TorchEnvs.recv:6"),
-    ("async", "ppo_bench.agent:Agent.update:1"),
+    ("async", "ppo_bench.runtimes:Eager.update:1"),
     ("env_only", "ale_py.vector_env:AtariVectorEnv.step:3"),
-    ("agent_only", "ppo_bench.agent:Agent.act:4"),
-    ("agent_only", "ppo_bench.agent:Agent.update:2"),
+    ("agent_only", "ppo_bench.runtimes:Eager.act:4"),
+    ("agent_only", "ppo_bench.runtimes:Eager.update:2"),
 ]
 
 
@@ -45,7 +45,7 @@ def test_an_exception_anywhere_ends_the_job_with_a_failed_record(tmp_path, injec
 
 
 def test_a_job_process_that_dies_is_recorded(tmp_path, inject):
-    inject("ppo_bench.agent:Agent.act:3:kill")
+    inject("ppo_bench.runtimes:Eager.act:3:kill")
     with pytest.raises(runner.JobFailed):
         runner.run(compose_config(), output_dir=tmp_path)
     record = read_result(tmp_path / "result.json")

@@ -7,15 +7,12 @@ from datetime import datetime
 import numpy as np
 import pytest
 import torch
-from ale_py.vector_env import AtariVectorEnv
 from scipy import stats as sps
 
 from conftest import compose_config
 from ppo_bench import runner
-from ppo_bench.agent import Agent, compiled_graphs
-from ppo_bench.drivers import SendRecvDriver, StepDriver
-from ppo_bench.envs import TorchEnvs, make_envs
 from ppo_bench.results import read_result
+from ppo_bench.runtimes import compiled_graphs
 
 CPU = torch.device("cpu")
 

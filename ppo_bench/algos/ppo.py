@@ -1,0 +1,181 @@
+"""PPO as CleanRL's ppo_atari_envpool computes it, over async batches.
+
+Actions sampled from the policy (Gumbel-max, so a graphed act samples inside
+its graph), their log-probs and values stored, the envs' unclipped rewards
+summed into episode returns (`episodes.EpisodeTracker`) and sign-clipped for
+training, GAE over each env's own time-ordered rows (`rollout.RolloutIndex`:
+async batches come back in any order), normalised advantages, clipped
+surrogate and value loss, entropy bonus, gradient-norm clipping, optional
+linear step-size decay. Reset steps are masked out of every loss. `act`
+stores, together with the step results `observe` staged for the rows acted
+before; the minibatch order permutes samples.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import torch
+import torch.nn as nn
+
+from ..episodes import EpisodeTracker, gae
+from ..rollout import RolloutIndex
+from . import Algorithm, Spec
+
+
+@dataclass
+class Buffers:
+    """Flat rows (row * num_envs + env) of a 2 x num_steps ring per env, plus a trash row (see rollout)."""
+
+    obs: torch.Tensor
+    actions: torch.Tensor
+    logprobs: torch.Tensor
+    values: torch.Tensor
+    rewards: torch.Tensor
+    dones: torch.Tensor
+    valid: torch.Tensor
+
+    @classmethod
+    def zeros(cls, rows: int, obs_shape: tuple[int, ...], device: torch.device) -> "Buffers":
+        return cls(torch.zeros((rows, *obs_shape), dtype=torch.uint8, device=device),
+                   torch.zeros(rows, dtype=torch.int64, device=device),
+                   *(torch.zeros(rows, dtype=torch.float32, device=device) for _ in range(5)))
+
+
+class PPO(Algorithm):
+    def __init__(self, cfg: Any, spec: Spec):
+        super().__init__(cfg, spec, ppo_init=True)
+        n, b = spec.num_envs, spec.batch_size
+        # A tensor step size lets a replayed update read an annealed value.
+        lr = torch.tensor(cfg.learning_rate, device=spec.device) if spec.capturable else cfg.learning_rate
+        self.opt = torch.optim.Adam(self.net.parameters(), lr=lr, eps=1e-5, capturable=spec.capturable)
+        self.index = RolloutIndex(cfg.num_steps, n, batches=n // b)
+        self.tracker = EpisodeTracker(n)
+        self.buffers = Buffers.zeros(self.index.trash + 1, spec.obs_shape, spec.device)
+        # [rows to act into, rows whose results arrived]; [clipped reward, terminated, valid]
+        self._rows_host, self._rows_np, self._rows = self.staging((2, b), torch.int64, fill=self.index.trash)
+        self._results_host, self._results_np, self._results = self.staging((3, b), torch.float32)
+        # [start row in the ring, length] of each env's rollout, set before each update
+        self._span_host, self._span_np, self._span = self.staging((2, n), torch.int64)
+        self._window = torch.arange(self.index.ring - 1, device=spec.device)
+        self._envs = torch.arange(n, device=spec.device)
+        self.order_shape = (cfg.update_epochs, self.index.samples)
+
+    def start(self, ids: np.ndarray) -> None:
+        self.tracker.start(ids)
+
+    def observe(self, ids: np.ndarray, rewards: np.ndarray, terminations: np.ndarray,
+                truncations: np.ndarray) -> None:
+        """Staged for the rows acted before them; the next `act` is on the same envs and writes them.
+        Reset steps come back invalid."""
+        valid = self.tracker.observe(ids, rewards, terminations, truncations)
+        self._rows_np[1] = self.index.result_rows(ids)
+        np.sign(rewards, out=self._results_np[0], casting="unsafe")
+        self._results_np[1] = terminations
+        self._results_np[2] = valid
+
+    def stage(self, slot: int, ids: np.ndarray) -> None:
+        """The flat rows this batch acts into (counts the step per env)."""
+        self._rows_np[0] = self.index.act_rows(np.asarray(ids, dtype=np.int64))
+
+    def act(self, frames: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Write the arrived results, then sample and store: all on the device, no host sync."""
+        b = self.buffers
+        self._rows.copy_(self._rows_host, non_blocking=True)
+        self._results.copy_(self._results_host, non_blocking=True)
+        acted, arrived = self._rows[0], self._rows[1]
+        b.rewards.index_copy_(0, arrived, self._results[0])
+        b.dones.index_copy_(0, arrived, self._results[1])
+        b.valid.index_copy_(0, arrived, self._results[2])
+        logits, values = self.policy(frames)
+        logits = logits.float()
+        # Gumbel-max: argmax(logits - log E), E ~ Exp(1), samples softmax(logits).
+        actions = (logits - torch.empty_like(logits).exponential_().log()).argmax(-1)
+        logp = torch.log_softmax(logits, -1).gather(-1, actions.unsqueeze(-1)).squeeze(-1)
+        b.obs.index_copy_(0, acted, frames)
+        b.actions.index_copy_(0, acted, actions)
+        b.logprobs.index_copy_(0, acted, logp)
+        b.values.index_copy_(0, acted, values.float())
+        return actions, values
+
+    def update_due(self, loop_step: int) -> bool:
+        """When the envs' rollouts hold num_steps x num_envs transitions (see rollout)."""
+        return self.index.due()
+
+    def update_ready(self) -> bool:
+        return self.index.due()
+
+    def prepare_update(self) -> None:
+        """Each env's rollout rows, and the annealed step size (set before the launch)."""
+        if not self.index.due():
+            raise RuntimeError("ppo update before the rollouts are complete (see update_due)")
+        self._span_np[0], self._span_np[1] = self.index.base % self.index.ring, self.index.lengths
+        self._span.copy_(self._span_host, non_blocking=True)
+        if self.cfg.anneal_lr and self.spec.total_updates:
+            lr = self.cfg.learning_rate * max(0.0, 1.0 - self.updates / self.spec.total_updates)
+            group = self.opt.param_groups[0]
+            if torch.is_tensor(group["lr"]):
+                group["lr"].fill_(lr)
+            else:
+                group["lr"] = lr
+
+    def finish_update(self) -> None:
+        super().finish_update()
+        self.index.advance()
+
+    def update_step(self, order: torch.Tensor) -> None:
+        """GAE along each env's own rows, then epochs x minibatches of the clipped PPO loss.
+
+        Every env's rollout is read through a window of ring - 1 rows from its
+        start (`_span`, on the device, so a replayed graph reads it whatever the
+        rows): positions past its length are masked, and the row after its last
+        transition holds its bootstrap value. num_steps x num_envs samples are
+        taken, valid ones first (in step and sendrecv that is all of them; the
+        minibatch order then shuffles them); invalid rows (reset steps, or too
+        few transitions) weigh 0 in every mean.
+        """
+        cfg, n, ring, b = self.cfg, self.spec.num_envs, self.index.ring, self.buffers
+        start, length = self._span[0], self._span[1]
+        window = self._window.unsqueeze(1)
+        rows = ((start + window) % ring) * n + self._envs  # [ring - 1, N], each env's own time order
+        valid = b.valid[rows] * (window < length).float()
+        bootstrap = ((start + length) % ring) * n + self._envs  # used only where a rollout fills the window
+        advantages, returns = gae(b.rewards[rows], b.values[rows], b.dones[rows], valid,
+                                  b.values[bootstrap], cfg.gamma, cfg.gae_lambda)
+        valid = valid.reshape(-1)
+        # valid samples first, in time order: an excess (async batches overshoot by less than a
+        # batch) is dropped from the rollouts' ends; a shortfall is made up of rows that weigh 0
+        chosen = (1 - valid).argsort(stable=True)[:self.index.samples]
+        rows, valid = rows.reshape(-1)[chosen], valid[chosen]
+        advantages, returns = advantages.reshape(-1)[chosen], returns.reshape(-1)[chosen]
+        old_logp, old_values = b.logprobs[rows], b.values[rows]
+        size = self.index.samples // cfg.num_minibatches
+        for epoch in range(cfg.update_epochs):
+            for idx in order[epoch].split(size):
+                sample = rows[idx]
+                weight = valid[idx]
+                count = weight.sum().clamp(min=1.0)
+
+                def mean(x: torch.Tensor) -> torch.Tensor:
+                    return (x * weight).sum() / count
+
+                logits, value = self.net(b.obs[sample])
+                logp_all = torch.log_softmax(logits.float(), -1)
+                logp = logp_all.gather(-1, b.actions[sample].unsqueeze(-1)).squeeze(-1)
+                entropy = -(logp_all.exp() * logp_all).sum(-1)
+                adv = advantages[idx]
+                adv_mean = mean(adv)
+                adv = (adv - adv_mean) / (mean((adv - adv_mean) ** 2).sqrt() + 1e-8)
+                ratio = (logp - old_logp[idx]).exp()
+                policy_loss = torch.max(-adv * ratio, -adv * ratio.clamp(1 - cfg.clip_coef, 1 + cfg.clip_coef))
+                value = value.float()
+                old, target = old_values[idx], returns[idx]
+                clipped = old + (value - old).clamp(-cfg.clip_coef, cfg.clip_coef)
+                value_loss = 0.5 * torch.max((value - target) ** 2, (clipped - target) ** 2)
+                loss = mean(policy_loss) - cfg.ent_coef * mean(entropy) + cfg.vf_coef * mean(value_loss)
+                self.opt.zero_grad(set_to_none=True)
+                loss.backward()
+                nn.utils.clip_grad_norm_(self.net.parameters(), cfg.max_grad_norm)
+                self.opt.step()

@@ -1,0 +1,203 @@
+"""The job's own process: build the emulators, the agent and the driver, then measure.
+
+This is the child half of a job (the parent half, `runner`, checks the config,
+watches this process and writes the record). It runs in a process forked
+from a server that imported this module once (see `isolation`), so it
+starts with torch, the drivers and the registry loaded but CUDA untouched.
+What it returns are the measurement fields of the record (`results.measurement`).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+import numpy as np
+import torch
+from omegaconf import DictConfig, OmegaConf
+
+from . import provenance, registry, results
+from .agent import make_agent, total_updates
+from .backends import make_vector_env, num_threads
+from .envs import TorchEnvs, probe_spaces, spaces
+from .isolation import Progress
+from .loop import learn, measure, synchronizer
+from .phases import describe
+from .registry import ALGOS, MODES
+from .runtimes import compiled_graphs, cudagraph_skips
+
+log = logging.getLogger(__name__)
+
+
+def measure_job(config: dict, started: float, started_mono: float, entries: list, progress: Progress) -> dict:
+    """The child's job: take the parent's registry additions, describe the machine, then build,
+    warm up and time. `started` is the job's start (time.time, for the record's stamps) and
+    `started_mono` the same instant on the monotonic clock (for every duration)."""
+    registry.install(entries)
+    progress.send("provenance", provenance.describe())
+    return _measure(OmegaConf.create(config), started, started_mono, progress)
+
+
+def resolve_device(name: str) -> torch.device:
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    return torch.device(name)
+
+
+def build(cfg: Any, device: torch.device):
+    """The driver of `mode.name`, over the emulators and the agent its mode needs (registry.MODES)."""
+    mode, groups = MODES[cfg.mode.name], cfg.mode.groups
+    n = cfg.env.num_envs
+    envs = agent = None
+    try:
+        if mode.emulators:
+            # an algorithm that sums episode returns wants the rewards unclipped and clips them itself
+            clip = not (mode.agent and ALGOS[cfg.agent.algo].clips_rewards_itself)
+            envs = make_vector_env(cfg.env, groups, clip_rewards=clip)
+        if mode.agent:
+            obs_shape, num_actions = spaces(envs) if envs is not None else probe_spaces(cfg.env)
+            agent = make_agent(cfg.agent, obs_shape, num_actions, n, device, n // groups, total_updates(cfg))
+            if envs is not None:
+                envs = TorchEnvs(envs, device, cfg.env.upload, agent.uploader)
+        return mode.load()(envs, agent, cfg.seed, groups)
+    except BaseException:
+        if envs is not None:
+            envs.close()
+        raise
+
+
+def _measure(cfg: DictConfig, started: float, started_mono: float, progress: Progress) -> dict:
+    """Build, warm up and time the job; return the measurement fields of its record."""
+    device = resolve_device(cfg.device)
+    torch.manual_seed(cfg.seed)
+    if device.type == "cuda":
+        torch.set_float32_matmul_precision("high")
+
+    # the job's process start, its imports and provenance (which probes CUDA): paid by every job,
+    # as each runs in a fresh process, and most of a short job on the GPU machine
+    startup_s = time.monotonic() - started_mono
+    progress.enter("setup")
+    t = time.perf_counter()
+    driver = build(cfg, device)
+    setup_s = time.perf_counter() - t
+    start = {"startup_s": startup_s, "setup_s": setup_s}
+    # what a failed job's record still says: where it ran and what its start cost
+    progress.send("partial", "device", str(device))
+    progress.send("partial", "timing", start)
+    driver.step = progress.counting(driver.step)
+    run = _learn if cfg.schedule.total_env_steps is not None else _timed
+    fields = run(cfg, driver, device, started_mono, progress)
+    fields["timing"] = {**start, **fields["timing"]}
+    return fields
+
+
+def _inference(agent: Any, runtime: str, first_step_s: float | None) -> dict:
+    """What ran the agent: its runtime, whether the inference compiled (once) and ran as CUDA graphs."""
+    if agent is None:
+        return {"runtime": None, "compiled": False, "cudagraphs": False, "graphs": compiled_graphs(),
+                "compile_s": None}
+    graphs = compiled_graphs()
+    compiled = agent.compiled and graphs >= 1
+    cudagraphs = agent.cudagraphs and (not agent.compiled or (graphs >= 1 and cudagraph_skips() == 0))
+    built = compiled or (agent.cudagraphs and not agent.compiled)  # compiled, or captured by hand
+    # the first loop step compiles (compiled) or captures the act graph (graphed)
+    return {"runtime": runtime, "compiled": compiled, "cudagraphs": cudagraphs, "graphs": graphs,
+            "compile_s": first_step_s if built and first_step_s is not None else None}
+
+
+def _run_on(driver: Any, progress: Progress, loop) -> tuple[Any, dict]:
+    """`loop()` between two readings of the machine's load; the emulators closed whatever happens."""
+    progress.enter("loop")
+    before = provenance.machine_state()
+    try:
+        out = loop()
+    finally:
+        after = provenance.machine_state()
+        progress.enter("closing")
+        driver.close()
+    return out, {"before": before, "after": after}
+
+
+def _timed(cfg: DictConfig, driver: Any, device: torch.device, started_mono: float, progress: Progress) -> dict:
+    """Warm-up and timed repetitions; the measurement fields of the record."""
+    sched = cfg.schedule
+    n_steps = cfg.env.num_envs * sched.bench_steps
+    log.info("%s %s n=%d on %s: %d warm-up steps, then %d reps x %d steps", cfg.mode.name, cfg.agent.name,
+             cfg.env.num_envs, device, sched.warmup, sched.reps, sched.bench_steps)
+
+    def on_rep(rep: int, seconds: float) -> None:
+        done = rep + 1
+        log.info("rep %d/%d: %.0f %s in %.2f s; elapsed %.1f s, about %.1f s left", done, sched.reps,
+                 n_steps / seconds, results.UNIT, seconds, time.monotonic() - started_mono,
+                 seconds * (sched.reps - done))
+
+    timings, machine = _run_on(driver, progress, lambda: measure(driver, sched, synchronizer(device), on_rep))
+    agent = driver.agent
+    warnings = []
+    graphs = compiled_graphs()
+    if agent is not None and agent.compiled and graphs != 1:
+        warnings.append(f"the inference compiled {graphs} graphs, expected 1: it recompiled")
+    counts = timings.env_steps
+    if counts is not None and counts.min() < counts.max() / 2:
+        idle = np.flatnonzero(counts == 0).tolist()
+        warnings.append(
+            f"uneven stepping: per-env steps {counts.min()}..{counts.max()}"
+            + (f", envs {idle} never stepped" if idle else "")
+            + " (ale-py's async batches can starve envs: ALE issue #641)")
+    if timings.phases is not None:
+        log.info(describe(timings.phases))
+    return results.measurement(
+        warnings=warnings, device=str(device), batch_size=cfg.env.num_envs // cfg.mode.groups,
+        num_threads=num_threads(cfg.env) if MODES[cfg.mode.name].emulators else None,
+        reps=[n_steps / s for s in timings.rep_seconds], seconds=timings.rep_seconds, env_steps_per_rep=n_steps,
+        env_steps=None if counts is None else {
+            "total": int(counts.sum()), "per_env_min": int(counts.min()), "per_env_max": int(counts.max())},
+        inference=_inference(agent, cfg.agent.runtime, timings.first_step_s), phases=timings.phases, machine=machine,
+        timing={"first_step_s": timings.first_step_s, "warmup_s": timings.first_step_s + timings.warmup_s,
+                "measure_s": sum(timings.rep_seconds),
+                "measure_started_at": results.utc_iso(timings.measure_started),
+                "measure_finished_at": results.utc_iso(timings.measure_finished)})
+
+
+def _learn(cfg: DictConfig, driver: Any, device: torch.device, started_mono: float, progress: Progress) -> dict:
+    """A learning run: the loop to schedule.total_env_steps; the measurement fields plus `learning`."""
+    sched = cfg.schedule
+    log.info("%s %s n=%d on %s: learning to %d env steps", cfg.mode.name, cfg.agent.name,
+             cfg.env.num_envs, device, sched.total_env_steps)
+    last_log = [time.monotonic()]
+
+    def on_point(point: dict) -> None:
+        progress.send("partial", "curve", point)  # the parent keeps the curve should the job fail
+        now = time.monotonic()
+        if now - last_log[0] < 10:
+            return
+        last_log[0] = now
+        ret = "no episode yet" if point["return_mean"] is None else f"return {point['return_mean']:.1f}"
+        log.info("%d env steps, %.0f s, %d episodes, %s (last %d)", point["env_steps"], point["wall_s"],
+                 point["episodes"], ret, sched.return_window)
+
+    run, machine = _run_on(driver, progress, lambda: learn(
+        driver, sched.total_env_steps, sched.return_window, started_mono, synchronizer(device), on_point,
+        sched.max_seconds))
+    tracker = driver.agent.tracker
+    final_mean, final_std = tracker.recent(sched.return_window)
+    rate = run.env_steps / run.loop_s
+    time_to_target, steps_to_target = results.to_target(run.curve, sched.return_window, sched.target_return)
+    return results.measurement(
+        warnings=[], device=str(device), batch_size=cfg.env.num_envs // cfg.mode.groups,
+        num_threads=num_threads(cfg.env), reps=[rate], seconds=[run.loop_s], env_steps_per_rep=run.env_steps,
+        env_steps={"total": run.env_steps, "per_env_min": int(driver.env_steps.min()),
+                   "per_env_max": int(driver.env_steps.max())},
+        inference=_inference(driver.agent, cfg.agent.runtime, None), phases=None, machine=machine,
+        timing={"first_step_s": None, "warmup_s": 0.0, "measure_s": run.loop_s,
+                "measure_started_at": results.utc_iso(run.measure_started),
+                "measure_finished_at": results.utc_iso(run.measure_finished)},
+        learning={
+            "total_env_steps": run.env_steps, "stopped_by": run.stopped_by, "target_return": sched.target_return,
+            "window": sched.return_window, "setup_s": run.setup_s, "wall_s": run.wall_s, "env_steps_per_s": rate,
+            "episodes": tracker.num_episodes, "updates": driver.agent.updates,
+            "final_return_mean": None if np.isnan(final_mean) else final_mean,
+            "final_return_std": None if np.isnan(final_std) else final_std,
+            "time_to_target_s": time_to_target, "env_steps_to_target": steps_to_target,
+            "returns": tracker.returns().tolist(), "curve": run.curve})

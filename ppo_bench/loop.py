@@ -1,0 +1,190 @@
+"""The one loop that every job runs: `run_loop`, for warm-up, timed repetitions and learning.
+
+A loop step is the driver's `step(slot)`; after it, the update runs when the
+agent says one is due. The warm-up, each timed repetition and a learning run
+are that loop with another end (`until`) and another thing to do after an
+update (`on_update`); nothing else steps a driver.
+
+Clock discipline: durations on `perf_counter`, a learning run's clock on
+`time.monotonic` (system-wide, so it continues the job's start taken in the
+parent process), and the device synchronised before every read, so queued
+device work is charged to the repetition that queued it. The first loop step
+(which compiles the inference) is timed on its own, the rest of the warm-up
+(CUDA-graph capture, the first update) separately, and nothing is logged
+inside a timed repetition: `on_rep` is called between them. With `profile`,
+one more repetition runs after the timed ones under a `PhaseClock` (see
+`phases`); it is not one of the timed repetitions. Wall-clock times
+(`time.time`) are read only to stamp the record.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+import numpy as np
+import torch
+
+from .phases import PhaseClock
+from .results import CURVE_KEYS
+
+
+def run_loop(driver: Any, until: Callable[[int], bool], first: int = 0,
+             on_update: Optional[Callable[[], None]] = None) -> int:
+    """Loop steps `first`, `first` + 1, ... until `until(step)` holds before one; an update after
+    each step at which the agent has one due. Returns the first step not taken."""
+    agent, s = driver.agent, first
+    num_steps = agent.algo.cfg.num_steps if agent is not None else 1
+    while not until(s):
+        driver.step(s % num_steps)
+        if agent is not None and agent.update_due(s):
+            agent.update()
+            if on_update is not None:
+                on_update()
+        s += 1
+    return s
+
+
+@dataclass
+class Timings:
+    first_step_s: float = 0.0
+    """The first loop step alone: on a compiled agent, the compile."""
+    warmup_s: float = 0.0
+    """The rest of the warm-up, including one update."""
+    rep_seconds: list[float] = field(default_factory=list)
+    """Wall time of each timed repetition."""
+    measure_started: float = 0.0
+    """time.time() when the first timed repetition began (for overlap checks)."""
+    measure_finished: float = 0.0
+    env_steps: Optional[np.ndarray] = None
+    """Steps each env took during the timed repetitions; None without emulators."""
+    phases: Optional[dict] = None
+    """The profiled repetition's breakdown (`PhaseClock.report`), when asked for."""
+
+
+def synchronizer(device: torch.device) -> Callable[[], None]:
+    return torch.cuda.synchronize if device.type == "cuda" else (lambda: None)
+
+
+def warm_up(driver: Any, steps: int, sync: Callable[[], None]) -> tuple[float, float]:
+    """`steps` loop steps and one update; returns the first step's seconds and the rest's.
+
+    The update closes the warm-up as soon as the algorithm allows one: at once
+    for the reference (it trains on whatever the rollout holds), after the
+    rollouts fill for ppo (the loop steps on until its update is due).
+    """
+    agent = driver.agent
+    sync()
+    t = time.perf_counter()
+    run_loop(driver, until=lambda s: s >= 1)
+    sync()
+    first = time.perf_counter() - t
+    t = time.perf_counter()
+    s = run_loop(driver, until=lambda s: s >= steps, first=1)
+    if agent is not None and agent.updates == 0:
+        if agent.update_ready():
+            agent.update()
+        else:
+            run_loop(driver, until=lambda _: agent.updates > 0, first=s)
+    sync()
+    return first, time.perf_counter() - t
+
+
+def repetition(driver: Any, steps: int, sync: Callable[[], None]) -> tuple[float, float]:
+    """One repetition of `steps` loop steps, counted from 0 (updates when due, as in the reference).
+
+    Returns its wall time and, within it, the final wait for the device.
+    """
+    sync()
+    t = time.perf_counter()
+    run_loop(driver, until=lambda s: s >= steps)
+    queued = time.perf_counter()
+    sync()
+    done = time.perf_counter()
+    return done - t, done - queued
+
+
+def measure(driver: Any, schedule: Any, sync: Callable[[], None],
+            on_rep: Callable[[int, float], None]) -> Timings:
+    """Warm up, then time `schedule.reps` repetitions of `schedule.bench_steps` loop steps."""
+    out = Timings()
+    out.first_step_s, out.warmup_s = warm_up(driver, schedule.warmup, sync)
+    counts_before = None if driver.env_steps is None else driver.env_steps.copy()
+    out.measure_started = time.time()
+    for rep in range(schedule.reps):
+        seconds, _ = repetition(driver, schedule.bench_steps, sync)
+        out.rep_seconds.append(seconds)
+        on_rep(rep, seconds)
+    out.measure_finished = time.time()
+    if counts_before is not None:
+        out.env_steps = driver.env_steps - counts_before
+    if schedule.profile:
+        clock = PhaseClock(driver)
+        try:
+            seconds, drain = repetition(driver, schedule.bench_steps, sync)
+        finally:
+            clock.restore()
+        out.phases = clock.report(seconds, drain, schedule.bench_steps)
+    return out
+
+
+@dataclass
+class Learning:
+    """What a learning run measured: its loop time and the learning curve (one point per update)."""
+    loop_s: float = 0.0
+    """Wall time of the loop (the first step, so the compile or capture, included)."""
+    env_steps: int = 0
+    measure_started: float = 0.0
+    measure_finished: float = 0.0
+    setup_s: float = 0.0
+    """From the job's start to the loop's (process start, imports, set-up), on the monotonic clock."""
+    wall_s: float = 0.0
+    """From the job's start to the loop's end, on the monotonic clock."""
+    curve: dict = field(default_factory=lambda: {k: [] for k in CURVE_KEYS})
+    stopped_by: str = "total_env_steps"
+    """What ended the run: total_env_steps, or max_seconds."""
+
+
+def learn(driver: Any, total_env_steps: int, window: int, started: float, sync: Callable[[], None],
+          on_point: Callable[[dict], None], max_seconds: Optional[float] = None) -> Learning:
+    """Run the loop until the envs took `total_env_steps` steps (or, with `max_seconds`, until that
+    much time has passed since `started`, a `time.monotonic()` reading), updating whenever one is due.
+
+    After each update a curve point: env steps so far, seconds since `started`
+    (the job's start, so set-up and compile count), finished episodes, and the
+    mean and spread of the last `window` episodes' unclipped returns (None
+    before the first). `on_point` sees each point.
+    """
+    tracker = driver.agent.tracker
+    out = Learning()
+    deadline = float("inf") if max_seconds is None else started + max_seconds
+
+    def until(_: int) -> bool:
+        if int(driver.env_steps.sum()) >= total_env_steps:
+            return True
+        if time.monotonic() >= deadline:
+            out.stopped_by = "max_seconds"
+            return True
+        return False
+
+    def on_update() -> None:
+        mean, std = tracker.recent(window)
+        point = {"env_steps": int(driver.env_steps.sum()), "wall_s": time.monotonic() - started,
+                 "episodes": tracker.num_episodes,
+                 "return_mean": None if np.isnan(mean) else mean, "return_std": None if np.isnan(std) else std}
+        for k in CURVE_KEYS:
+            out.curve[k].append(point[k])
+        on_point(point)
+
+    sync()
+    out.measure_started = time.time()
+    out.setup_s = time.monotonic() - started
+    t = time.perf_counter()
+    run_loop(driver, until, on_update=on_update)
+    sync()
+    out.loop_s = time.perf_counter() - t
+    out.measure_finished = time.time()
+    out.wall_s = time.monotonic() - started
+    out.env_steps = int(driver.env_steps.sum())
+    return out

@@ -1,0 +1,76 @@
+"""What ran where: the record's provenance (host, versions, accelerator, commit) and the machine's load.
+
+Local commands only (git, /proc): nothing here reaches the network.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import socket
+import subprocess
+import sys
+from pathlib import Path
+from typing import Optional
+
+from .registry import BACKENDS
+
+
+def _run(cmd: list[str]) -> Optional[str]:
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=5,
+                             cwd=Path(__file__).resolve().parent)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return out.stdout.strip() if out.returncode == 0 else None
+
+
+def _installed(distribution: str) -> Optional[str]:
+    from importlib import metadata
+
+    try:
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def describe(gpu: bool = True) -> dict:
+    """What ran where: host, versions, accelerator, source commit (local commands only)."""
+    import ale_py
+    import torch
+
+    commit = _run(["git", "rev-parse", "HEAD"])
+    dirty = _run(["git", "status", "--porcelain", "--untracked-files=no"])
+    cuda = gpu and torch.cuda.is_available()  # gpu=False: never probe (it would initialise CUDA)
+    return {
+        "host": socket.gethostname(),
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "torch": torch.__version__,
+        "ale_py": ale_py.__version__,
+        "numpy": __import__("numpy").__version__,
+        # the other backends' packages, by their installed metadata (nothing is imported)
+        **{name.replace("-", "_"): _installed(name) for b in BACKENDS for name in b.versions},
+        "cuda": torch.version.cuda if cuda else None,
+        "gpu": torch.cuda.get_device_name() if cuda else None,
+        "cpu_count": os.cpu_count(),
+        "git_commit": commit,
+        "git_dirty": None if commit is None or dirty is None else bool(dirty),
+        "argv": sys.argv,
+    }
+
+
+def machine_state() -> dict:
+    """What the machine was doing: 1-minute load average and mean CPU clock, where readable."""
+    try:
+        load = os.getloadavg()[0]
+    except OSError:
+        load = None
+    mhz = None
+    try:
+        values = [float(line.split(":")[1]) for line in Path("/proc/cpuinfo").read_text().splitlines()
+                  if line.startswith("cpu MHz")]
+        mhz = sum(values) / len(values) if values else None
+    except (OSError, ValueError, IndexError):
+        pass
+    return {"load_1m": load, "cpu_mhz": mhz}

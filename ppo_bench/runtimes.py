@@ -1,0 +1,227 @@
+"""How an algorithm's work reaches the device (`agent.runtime`; see registry.RUNTIMES).
+
+A runtime wraps an algorithm (algos) and gives the drivers one set of calls,
+in their order: `start`, `observe`, `act(frames, slot, ids)`,
+`actions_to_host(actions)`, `store(frames, actions, values)`, `update_due`,
+`update(order)`. It changes how the algorithm's functions are launched,
+never what they compute, in LeanRL's style (the same functions compiled, then
+graphed):
+
+- eager:    every op launched from Python, as written.
+- compiled: the reference's: the forward pass through `torch.compile(mode=
+            "reduce-overhead")` (CUDA-graph trees on CUDA), the update eager.
+- graphed:  the whole act step (frames host-to-device, the algorithm's act and
+            store, actions device-to-host) replayed as one CUDA graph, and the
+            whole update (epochs x minibatches, Adam with `capturable=True`)
+            as another: two graph launches where the others launch hundreds of
+            kernels from one Python thread, which at 1 to 64 envs is what
+            bounds the loop.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+import numpy as np
+import torch
+from torch._dynamo.utils import counters
+
+from .algos import Algorithm
+
+
+def compiled_graphs() -> int:
+    """Graphs dynamo has compiled since the counters were last cleared."""
+    return int(counters["stats"]["unique_graphs"])
+
+
+def cudagraph_skips() -> int:
+    """Times inductor declined CUDA graphs (CPU tensors, mutated inputs, ...)."""
+    return int(counters["inductor"]["cudagraph_skips"])
+
+
+class Eager:
+    """Every op launched from Python; the base of the other runtimes' calls."""
+
+    compiled = False
+    cudagraphs = False
+    capturable = False
+    """Whether the algorithm must be built for CUDA-graph replay (see algos.Spec)."""
+    uploader: Optional[Callable[[np.ndarray], torch.Tensor]] = None
+    """What the env adapter uploads frames with; None: the adapter's own (env.upload)."""
+
+    def __init__(self, algo: Algorithm):
+        self.algo = algo
+        self.device = algo.device
+        self._cuda = self.device.type == "cuda"
+        self._actions_host = torch.zeros(algo.spec.batch_size, dtype=torch.int64, pin_memory=self._cuda)
+
+    @property
+    def updates(self) -> int:
+        return self.algo.updates
+
+    @property
+    def tracker(self):
+        return self.algo.tracker
+
+    def start(self, ids: np.ndarray) -> None:
+        self.algo.start(ids)
+
+    def observe(self, ids: np.ndarray, rewards: np.ndarray, terminations: np.ndarray,
+                truncations: np.ndarray) -> None:
+        self.algo.observe(ids, rewards, terminations, truncations)
+
+    @torch.no_grad()
+    def act(self, frames: torch.Tensor, slot: int, ids: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
+        """Actions and values for a batch of uint8 frames on the device, the batch of envs `ids`
+        at the loop step's rollout `slot`."""
+        self.algo.stage(slot, ids)
+        return self.algo.act(frames)
+
+    def actions_to_host(self, actions: torch.Tensor) -> np.ndarray:
+        """The actions as a numpy array for the emulators (waits for the device)."""
+        if not self._cuda:
+            return actions.numpy()
+        self._actions_host.copy_(actions, non_blocking=True)
+        torch.cuda.current_stream().synchronize()
+        return self._actions_host.numpy()
+
+    @torch.no_grad()
+    def store(self, frames: torch.Tensor, actions: torch.Tensor, values: torch.Tensor) -> None:
+        """The rollout stores that wait until the actions were sent (where the algorithm has any)."""
+        self.algo.store(frames, actions, values)
+
+    def update_due(self, loop_step: int) -> bool:
+        return self.algo.update_due(loop_step)
+
+    def update_ready(self) -> bool:
+        return self.algo.update_ready()
+
+    def update(self, order: Optional[torch.Tensor] = None) -> None:
+        """The update over the whole rollout in `order` (drawn on the device when not given)."""
+        self.algo.prepare_update()
+        self.algo.update_step(self.algo.new_order() if order is None else order)
+        self.algo.finish_update()
+
+
+class Compiled(Eager):
+    """The reference's runtime: torch.compile(mode="reduce-overhead") inference, eager update.
+
+    On CPU it compiles only with `agent.compile_on_cpu` (slow to build, no CUDA
+    graphs); otherwise it runs eager there, and the result says so.
+    """
+
+
+    def __init__(self, algo: Algorithm):
+        super().__init__(algo)
+        self.compiled = self._cuda or bool(algo.cfg.compile_on_cpu)
+        self.cudagraphs = self.compiled and self._cuda
+        if self.compiled:
+            mode = "reduce-overhead" if self.cudagraphs else "default"
+            # dynamic=False: one static shape per job, never dynamo's automatic dynamic shapes.
+            algo.policy = torch.compile(algo.net, mode=mode, fullgraph=True, dynamic=False)
+
+    def act(self, frames: torch.Tensor, slot: int, ids: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
+        if self.cudagraphs:
+            torch.compiler.cudagraph_mark_step_begin()
+        # The outputs live in the graph tree's memory until the next replay: argmax makes a fresh
+        # tensor, and the value is stored before the next act.
+        return super().act(frames, slot, ids)
+
+
+class Graphed(Eager):
+    """The act step and the update, each captured once and replayed as one CUDA graph.
+
+    Frames reach the graph through its own pinned host buffer (`uploader`, which
+    the env adapter calls): the host copies the env's array there, and the
+    graph copies it to the device. The algorithm's staged indices go up the
+    same way, inside its act; the actions come down into a pinned buffer inside
+    the graph, and `actions_to_host` only waits for an event. Capture happens
+    at the first act and the first update (inside the warm-up); the update's
+    capture runs it for real on a side stream, so the parameters and Adam's
+    state are put back afterwards and the first replay starts from the state a
+    fresh eager agent would have.
+    """
+
+    cudagraphs = True
+    capturable = True
+
+    def __init__(self, algo: Algorithm):
+        if algo.device.type != "cuda":
+            raise ValueError("agent.runtime=graphed: needs CUDA graphs and the device is " + str(algo.device))
+        super().__init__(algo)
+        # Each shape is captured once, so let cuDNN time its algorithms during the
+        # capture's warm-up: the fastest one for these small batches is then replayed.
+        torch.backends.cudnn.benchmark = True
+        shape = (algo.spec.batch_size, *algo.spec.obs_shape)
+        self._frames_host = torch.zeros(shape, dtype=torch.uint8, pin_memory=True)
+        self._frames_host_np = self._frames_host.numpy()
+        self._frames = torch.zeros(shape, dtype=torch.uint8, device=self.device)
+        self._order = torch.zeros(algo.order_shape, dtype=torch.int64, device=self.device)
+        self._acted = torch.cuda.Event()
+        self._act_graph: Optional[torch.cuda.CUDAGraph] = None
+        self._act_out: tuple[torch.Tensor, torch.Tensor] = (None, None)  # type: ignore[assignment]
+        self._update_graph: Optional[torch.cuda.CUDAGraph] = None
+
+    def uploader(self, obs: np.ndarray) -> torch.Tensor:
+        """Stage a batch of frames for the next act; returns the device buffer the act graph fills.
+
+        Safe to overwrite: the previous act's graph read this buffer before its
+        action download, which `actions_to_host` waited for.
+        """
+        np.copyto(self._frames_host_np, obs)
+        return self._frames
+
+    def act(self, frames: torch.Tensor, slot: int, ids: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
+        if frames is not self._frames:
+            raise ValueError("graphed act takes the frames its own uploader staged")
+        self.algo.stage(slot, ids)
+        if self._act_graph is None:
+            self._act_graph, self._act_out = capture(self._act_step, warmup=2)
+        self._act_graph.replay()
+        self._acted.record()
+        return self._act_out
+
+    @torch.no_grad()
+    def _act_step(self) -> tuple[torch.Tensor, torch.Tensor]:
+        self._frames.copy_(self._frames_host, non_blocking=True)
+        actions, values = self.algo.act(self._frames)
+        self.algo.store(self._frames, actions, values)
+        self._actions_host.copy_(actions, non_blocking=True)
+        return actions, values
+
+    def actions_to_host(self, actions: torch.Tensor) -> np.ndarray:
+        self._acted.synchronize()
+        return self._actions_host.numpy()
+
+    def store(self, frames: torch.Tensor, actions: torch.Tensor, values: torch.Tensor) -> None:
+        """Nothing: the act graph stored this step."""
+
+    def update(self, order: Optional[torch.Tensor] = None) -> None:
+        algo = self.algo
+        algo.prepare_update()
+        self._order.copy_(algo.new_order() if order is None else order)
+        if self._update_graph is None:
+            params = [p.detach().clone() for p in algo.net.parameters()]
+            self._update_graph, _ = capture(lambda: algo.update_step(self._order), warmup=1)
+            with torch.no_grad():  # undo the capture's real updates: start where eager would
+                for p, saved in zip(algo.net.parameters(), params):
+                    p.copy_(saved)
+                for state in algo.opt.state.values():
+                    for value in state.values():
+                        value.zero_()
+        self._update_graph.replay()
+        algo.finish_update()
+
+
+def capture(body: Callable, warmup: int):
+    """Run `body` `warmup` times on a side stream (lazy inits, cuBLAS/cuDNN choices), then capture it."""
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(warmup):
+            body()
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        out = body()
+    return graph, out
