@@ -12,6 +12,7 @@ and stores them in the result.
 from __future__ import annotations
 
 import difflib
+import math
 from dataclasses import dataclass
 from typing import Any, Optional
 
@@ -149,6 +150,13 @@ def _at_least(key: str, value: Any, low: int) -> None:
         raise ValueError(f"{key}={value}: must be >= {low}")
 
 
+def _finite(key: str, value: Any, allowed: str) -> None:
+    """Refuse inf, -inf and nan before the range checks: a comparison with nan is always False, and
+    inf would pass `> 0`, run the whole job and leave a record that JSON cannot hold."""
+    if value is not None and not math.isfinite(value):
+        raise ValueError(f"{key}={value}: must be a finite number {allowed}")
+
+
 def _one_of(key: str, value: Any, allowed: tuple[str, ...]) -> None:
     if value not in allowed:
         raise ValueError(f"{key}={value}: must be one of {', '.join(allowed)}")
@@ -198,6 +206,7 @@ def validate(cfg: Any) -> None:
             f"agent.num_minibatches={cfg.agent.num_minibatches}: must divide "
             f"agent.num_steps={cfg.agent.num_steps}"
         )
+    _finite("agent.learning_rate", cfg.agent.learning_rate, "> 0")
     if not cfg.agent.learning_rate > 0:
         raise ValueError(f"agent.learning_rate={cfg.agent.learning_rate}: must be > 0")
     _check_ppo(cfg.agent)
@@ -206,6 +215,8 @@ def validate(cfg: Any) -> None:
     _at_least("schedule.warmup", cfg.schedule.warmup, 1)
     _at_least("schedule.return_window", cfg.schedule.return_window, 1)
     learning = cfg.schedule.total_env_steps is not None
+    _finite("schedule.target_return", cfg.schedule.target_return, "or null")
+    _finite("schedule.max_seconds", cfg.schedule.max_seconds, "> 0")
     if learning:
         _at_least("schedule.total_env_steps", cfg.schedule.total_env_steps, 1)
         if not algo.learns:
@@ -221,6 +232,7 @@ def validate(cfg: Any) -> None:
     _at_least("mode.groups", cfg.mode.groups, 1)
     _at_least("seed", cfg.seed, 0)
     _at_least("round", cfg.round, 0)
+    _finite("stall_timeout_s", cfg.stall_timeout_s, "> 0")
     if not cfg.stall_timeout_s > 0:
         raise ValueError(f"stall_timeout_s={cfg.stall_timeout_s}: must be > 0")
     if runtime.needs_cuda and cfg.device == "cpu":
@@ -261,6 +273,9 @@ def validate(cfg: Any) -> None:
 
 def _check_ppo(agent: Any) -> None:
     """PPO's hyperparameters (checked whatever the algo: a typo is a typo)."""
+    for key, allowed in (("gamma", "in (0, 1]"), ("gae_lambda", "in [0, 1]"), ("clip_coef", "> 0"),
+                         ("max_grad_norm", "> 0"), ("vf_coef", ">= 0"), ("ent_coef", ">= 0")):
+        _finite(f"agent.{key}", getattr(agent, key), allowed)
     if not 0 < agent.gamma <= 1:
         raise ValueError(f"agent.gamma={agent.gamma}: must be in (0, 1]")
     if not 0 <= agent.gae_lambda <= 1:

@@ -207,3 +207,22 @@ def test_meaningless_but_legal_settings_warn():
     assert len(notes) == 2
     assert "no update falls inside the timed steps" in notes[0]
     assert "schedule.reps=1" in notes[1]
+
+
+FINITE = [  # (key, what is allowed): every float key; inf, -inf and nan are refused by name
+    ("agent.learning_rate", "> 0"), ("agent.gamma", "in (0, 1]"), ("agent.gae_lambda", "in [0, 1]"),
+    ("agent.clip_coef", "> 0"), ("agent.vf_coef", ">= 0"), ("agent.ent_coef", ">= 0"),
+    ("agent.max_grad_norm", "> 0"), ("schedule.target_return", "or null"), ("schedule.max_seconds", "> 0"),
+    ("stall_timeout_s", "> 0"),
+]
+
+
+@pytest.mark.parametrize("value", ["inf", "-inf", "nan"])
+@pytest.mark.parametrize("key,allowed", FINITE, ids=[f[0] for f in FINITE])
+def test_non_finite_values_are_refused_naming_the_key(key, allowed, value):
+    # a learning run, so that schedule.max_seconds is otherwise legal
+    cfg = compose_config("agent.algo=ppo", "schedule=learn", "schedule.total_env_steps=64", f"{key}={value}")
+    with pytest.raises(ValueError) as e:
+        validate(cfg)
+    assert str(e.value) == f"{key}={value}: must be a finite number {allowed}"
+    assert not isinstance(e.value, NotApplicable)
