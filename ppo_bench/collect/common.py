@@ -9,6 +9,8 @@ or writes a file.
 
 from __future__ import annotations
 
+import json
+import math
 import re
 from typing import Optional
 
@@ -125,6 +127,25 @@ def camel(text: str) -> str:
 def json_default(v):
     """json's fallback for numpy scalars."""
     return v.item()
+
+
+def finite(value):
+    """`value` (dicts, lists, numbers) with every number that is not finite (NaN, +-inf, numpy's
+    too) as None: JSON has no such numbers, and a strict reader (JavaScript's) refuses the
+    `NaN`/`Infinity` that Python's json writes by default."""
+    if isinstance(value, dict):
+        return {k: finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [finite(v) for v in value]
+    if isinstance(value, np.generic):
+        value = value.item()
+    return None if isinstance(value, float) and not math.isfinite(value) else value
+
+
+def to_json(value, **kwargs) -> str:
+    """Strict JSON of `value`: a figure that is not finite is written as null (`finite`), never as
+    NaN or Infinity; what the collector writes to a .json or .js file goes through here."""
+    return json.dumps(finite(value), allow_nan=False, default=json_default, **kwargs)
 
 
 def can_plot() -> bool:

@@ -44,7 +44,7 @@ import pandas as pd
 from scipy import stats
 
 from .. import results
-from .common import bounded, json_default, md_table, mode_order, sort_modes
+from .common import bounded, md_table, mode_order, sort_modes, to_json
 from .load import Collection
 
 KEY = ["group", "mode", "num_envs"]
@@ -124,7 +124,7 @@ def _median_never(values) -> float:
 
 def _listed(values, integer: bool = False) -> str:
     """A column's values in seed order as a JSON list; null for none (no return, never reached)."""
-    return json.dumps([None if pd.isna(v) else int(v) if integer else float(v) for v in values])
+    return to_json([None if pd.isna(v) else int(v) if integer else float(v) for v in values])
 
 
 def _summary(seeds: pd.DataFrame) -> pd.DataFrame:
@@ -357,7 +357,7 @@ def write(c: Collection, out: Path, plot: bool) -> None:
     if not c.ok or c.learning.empty:
         return
     c.learning.to_csv(out / "returns.csv", index=False)
-    (out / "returns.json").write_text(json.dumps(returns_chart(c.curves), indent=2, default=json_default) + "\n")
+    (out / "returns.json").write_text(to_json(returns_chart(c.curves), indent=2) + "\n")
     if plot:
         plot_returns(c.curves, "env_steps", out / "returns_vs_env_steps.png", "Return against env steps")
         plot_returns(c.curves, "wall_s", out / "returns_vs_wall_s.png", "Return against wall time")

@@ -25,8 +25,8 @@ import pandas as pd
 from .. import results, stats
 from ..registry import MODES
 from . import limits
-from .common import (camel, decimals, interval, json_default, md_table, mode_order, paired, pooled, probes,
-                     ratio_cell, round_ratios, sort_modes)
+from .common import (camel, decimals, interval, md_table, mode_order, paired, pooled, probes,
+                     ratio_cell, round_ratios, sort_modes, to_json)
 from .load import SINGLE_GROUP, Collection
 
 NOISY_CV = 0.10
@@ -164,15 +164,15 @@ def chart_js(ch: dict) -> str:
     for name, points in ch.items():
         if name == "meta":
             continue
-        body = "".join("  { " + ", ".join(f"{k}: {json.dumps(v, default=json_default)}" for k, v in p.items())
+        body = "".join("  { " + ", ".join(f"{k}: {to_json(v)}" for k, v in p.items())
                        + " },\n" for p in points)
         parts.append(f"const {name} = [\n{body}];\n")
-    parts.append(f"const chartMeta = {json.dumps(ch['meta'], default=json_default)};\n")
+    parts.append(f"const chartMeta = {to_json(ch['meta'])};\n")
     return "\n".join(parts)
 
 
 def write_chart(ch: dict, json_path: Path, js_path: Path) -> None:
-    json_path.write_text(json.dumps(ch, indent=2, default=json_default) + "\n")
+    json_path.write_text(to_json(ch, indent=2) + "\n")
     js_path.write_text(chart_js(ch))
 
 
