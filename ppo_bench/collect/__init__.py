@@ -29,8 +29,10 @@ compared or merged is decided by the configs, not by where the files lie:
   trusted silently. Jobs measured while the 1-minute load exceeded the CPU
   count are marked overloaded.
 - Nothing is dropped silently: failed jobs, skipped ones (a combination that
-  does not apply, never a failure), unusable files, job folders without a
-  result and paths that do not exist are listed in table.md.
+  does not apply, never a failure), unusable files (a file with a number that
+  is not finite, NaN or Infinity, among them), job folders without a result,
+  folders that could not be read and paths that do not exist are listed in
+  table.md; the last two are also said on stderr and make the exit status 1.
 
 Groups that differ only in `env.backend` are also put side by side (a section of table.md and
 backends.csv): per configuration, mode and num_envs, each backend's throughput and its ratio to

@@ -4,7 +4,7 @@ collect() builds a collection (report: every section in order), prints its table
 the out dir: it is what the command line and the end of a multirun (sweep.py) call.
 main() is the command line around it: a CollectError (an --out or --baseline it cannot
 use) becomes one line naming the path, exit 1; exit 0 only when something usable was
-collected and every path given exists.
+collected, every path given exists and every folder under them could be read.
 """
 
 from __future__ import annotations
@@ -32,6 +32,8 @@ def collect(paths: list[Path], out_dir: Optional[Path] = None, baseline: Optiona
     c.markdown = report.markdown(c)
     for p in c.missing:
         print(f"{PROG}: {p}: no such file or directory", file=sys.stderr)
+    for line in c.unreadable:
+        print(f"{PROG}: {line}", file=sys.stderr)
     found = [p for p in paths if p.exists()]
     if not (c.ok or c.failed or c.skipped or c.bad or c.no_result):
         if found:
@@ -64,4 +66,4 @@ def main(argv: Optional[list[str]] = None) -> int:
     except CollectError as e:
         print(f"{PROG}: {e}", file=sys.stderr)
         return 1
-    return 0 if c.ok and not c.missing else 1
+    return 0 if c.ok and not c.missing and not c.unreadable else 1

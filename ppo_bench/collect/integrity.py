@@ -1,6 +1,6 @@
 """What a collection could not use or should not trust, listed in table.md: nothing is dropped silently.
 
-Listed: paths that do not exist, failed jobs, skipped ones (a combination that does not apply,
+Listed: paths that do not exist, folders that could not be read, failed jobs, skipped ones (a combination that does not apply,
 never a failure), job folders without a result, duplicates (a measurement read twice, used
 once), unusable files; then the jobs measured while another job ran on the same host
 (contended) or while the machine was overloaded, and the machine-state warnings of the jobs
@@ -116,6 +116,7 @@ def markdown(c: Collection) -> list[str]:
     job = lambda f: f"{f['path']} ({f['mode']}, num_envs={f['num_envs']}): {f['error']}"  # noqa: E731
     sections = [
         ("Paths not found", c.missing),
+        ("Unreadable folders (not searched: result files in them are not counted)", c.unreadable),
         ("Failed jobs", [job(f) for f in c.failed]),
         ("Skipped jobs (the combination does not apply here; not failures)", [job(f) for f in c.skipped]),
         ("No result (job folders without result.json: killed, or still running)", c.no_result),

@@ -23,6 +23,7 @@ steps, never for a throughput or a final return.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -65,6 +66,7 @@ class Collection:
     duplicates: list[dict] = field(default_factory=list)  # path, kept: the copy not used and the one used
     no_result: list[str] = field(default_factory=list)    # job folders without a result file
     missing: list[str] = field(default_factory=list)      # paths given that do not exist
+    unreadable: list[str] = field(default_factory=list)   # folders that could not be listed: "path: why"
     contended: list[dict] = field(default_factory=list)   # path, host, overlaps (other jobs' runs)
     contention: list[str] = field(default_factory=list)   # one line per stretch of overlapping runs on a host
     overloaded: list[str] = field(default_factory=list)   # one line per group measured above the CPU count
@@ -89,19 +91,28 @@ class Collection:
         return self.side_by_side.get("runtime", pd.DataFrame())
 
 
-def find_files(paths: list[Path]) -> list[Path]:
-    """Result files under the paths, each once, named as found (so reports show the paths users gave)."""
+def walk(paths: list[Path]) -> tuple[list[Path], list[str], list[str]]:
+    """What lies under the paths: result files (each once, named as found, so reports show the paths
+    users gave), job folders (Hydra's `.hydra/` or a run log in them) without a result file, and
+    folders that could not be listed ("path: why"), which are reported, never skipped silently.
+
+    Symbolic links to folders are not followed (as Path.rglob did).
+    """
     found: dict[Path, Path] = {}
+    unfinished, unreadable = set(), []
     for p in map(Path, paths):
-        for f in [p] if p.is_file() else sorted(p.rglob(results.FILENAME)):
-            found.setdefault(f.resolve(), f)
-    return sorted(found.values())
-
-
-def find_unfinished(paths: list[Path]) -> list[str]:
-    """Job folders (Hydra's `.hydra/` or a run log in them) that hold no result file."""
-    folders = {m.parent for p in map(Path, paths) if p.is_dir() for name in RUN_MARKERS for m in p.rglob(name)}
-    return sorted(str(f) for f in folders if not (f / results.FILENAME).exists())
+        if p.is_file():
+            found.setdefault(p.resolve(), p)
+            continue
+        failed = lambda e: unreadable.append(f"{e.filename}: {e.strerror or e}")  # noqa: E731
+        for folder, dirs, files in os.walk(p, onerror=failed):
+            here = Path(folder)
+            if results.FILENAME in files:
+                f = here / results.FILENAME
+                found.setdefault(f.resolve(), f)
+            elif any(m in dirs or m in files for m in RUN_MARKERS):
+                unfinished.add(str(here))
+    return sorted(found.values()), sorted(unfinished), sorted(unreadable)
 
 
 def _read(files: list[Path]) -> tuple[list[tuple[Path, dict]], list[dict]]:
@@ -229,7 +240,8 @@ def load_jobs(paths: list[Path]) -> tuple[Collection, list[tuple[Path, dict]]]:
     """The ok jobs (one row each, grouped and labelled) and the listings, in a Collection; and the
     records read, one per measurement, for what needs more than the ok jobs (failed jobs' runs)."""
     paths = [Path(p) for p in paths]
-    records, bad = _read(find_files([p for p in paths if p.exists()]))
+    files, unfinished, unreadable = walk([p for p in paths if p.exists()])
+    records, bad = _read(files)
     records, duplicates = _drop_duplicates(records)
     jobs = []
     for path, rec in records:
@@ -243,7 +255,7 @@ def load_jobs(paths: list[Path]) -> tuple[Collection, list[tuple[Path, dict]]]:
                    failed=[_listing(p, r) for p, r in records if r["status"] == "failed"],
                    skipped=[_listing(p, r) for p, r in records if r["status"] == "skipped"],
                    bad=sorted(bad, key=lambda b: b["path"]), duplicates=duplicates,
-                   no_result=find_unfinished(paths), missing=[str(p) for p in paths if not p.exists()])
+                   no_result=unfinished, unreadable=unreadable, missing=[str(p) for p in paths if not p.exists()])
     if not c.jobs.empty:  # named together, so that a stopped run's group is its finished seeds' group
         name_groups(c.jobs)
         _label_modes(c.jobs)
