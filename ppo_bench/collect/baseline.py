@@ -3,7 +3,8 @@
 A baseline is an earlier summary dir (its table.csv keeps full precision and the raw reps
 for this) or a dir of result files, collected here into the same rows. Per row present in
 both, new over old with its interval: columns of table.csv, and a row whose whole interval
-lies below 1 is listed as a regression in table.md. It is read before anything is collected,
+lies below 1 is listed as a regression in table.md; where no row is in both, table.md says
+that nothing was comparable (not "No regressions"). It is read before anything is collected,
 so that a bad baseline stops the collection before anything is written.
 """
 
@@ -45,6 +46,7 @@ def compare(c: Collection, baseline: pd.DataFrame) -> None:
             for k, v in zip(cols, (np.nan,) * 4 + (False,)):
                 cols[k].append(v)
             continue
+        c.baseline_rows += 1
         ri = stats.ratio_interval(json.loads(r.reps), json.loads(b.reps))
         lo, hi = (np.nan if ri[k] is None else ri[k] for k in ("lo", "hi"))
         slower = bool(hi < 1)
@@ -58,9 +60,13 @@ def compare(c: Collection, baseline: pd.DataFrame) -> None:
 
 
 def markdown(c: Collection) -> list[str]:
-    """The regressions against c.baseline, or that there were none (also when nothing could be compared)."""
+    """The regressions against c.baseline, that there were none, or that nothing could be compared
+    (no row in both: "No regressions" would claim a check that never happened)."""
     if not c.baseline:
         return []
+    if not c.baseline_rows:
+        return [f"Nothing comparable with {c.baseline}: no configuration, mode and num_envs is in both, "
+                "so nothing was checked for regressions.", ""]
     if not c.regressions:
         return [f"No regressions against {c.baseline}.", ""]
     return [f"**Regressions against {c.baseline}**", ""] + [f"- {i}" for i in c.regressions] + [""]

@@ -73,6 +73,7 @@ class Collection:
     machine_warnings: list[str] = field(default_factory=list)
     regressions: list[str] = field(default_factory=list)
     baseline: Optional[Path] = None  # the --baseline compared with (None: none)
+    baseline_rows: int = 0           # rows of `table` the baseline also has (compared)
     markdown: str = ""
     out_dir: Optional[Path] = None
 
