@@ -4,8 +4,11 @@ Each probe (the registry's modes of kind "probe": today env_only, the emulators 
 agent_only, the agent alone) measures one side of the loop without the other. No overlap can
 beat the slower side, so limit = min over the probes; serial = 1 / (sum of 1/probe) is no
 overlap at all. A loop's efficiency is its throughput over that limit, pooled and paired by
-round. This section adds those columns to the throughput table and its limit and efficiency
-columns to the throughput section's markdown; it writes no file of its own.
+round. No loop can beat its slower side, so an efficiency over 1 means the probe that set the
+limit (`limit_probe`) measured low, from noise or a disturbed run: such a cell is flagged and a
+line under the table names the probe. This section adds those columns to the throughput table
+and its limit and efficiency columns to the throughput section's markdown; it writes no file of
+its own.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .common import ROUND, interval, paired, pooled_mean, probes
+from .common import ROUND, bounded, interval, paired, pooled_mean, probes
 from .load import Collection
 
 
@@ -49,6 +52,8 @@ def _limits(table: pd.DataFrame) -> None:
     table["efficiency"] = (table["mean"] / table["limit"]).where(~table["mode_name"].isin(probes()))
     table["limit_missing"] = [" and ".join(f"{p} groups={g}" for p in probes() if pd.isna(m[p]))
                               for m, g in zip(found[list(probes())].to_dict("records"), table["groups"])]
+    table["limit_probe"] = [min(probes(), key=lambda p: m[p]) if pd.notna(lim) else ""  # the slower side
+                            for m, lim in zip(found[list(probes())].to_dict("records"), table["limit"])]
 
 
 def _paired_efficiency(table: pd.DataFrame, jobs: pd.DataFrame) -> None:
@@ -96,21 +101,35 @@ def columns(t: pd.DataFrame, loops: list[str]) -> tuple[list[str], dict[int, lis
     return header, cells
 
 
+def _over(r) -> bool:
+    """Whether a loop's efficiency, pooled or paired, exceeds 1: no loop can beat its slower side, so
+    the probe that set the limit measured low (noise, a disturbed run), and the figure is no efficiency."""
+    return bool(r.efficiency > 1 or r.efficiency_paired > 1)  # NaN compares False
+
+
 def _efficiency_cell(r) -> str:
     """The pooled efficiency, and the paired one with its interval where 2 rounds or more had the loop
-    and every probe."""
+    and every probe; flagged where either is over 100% (see `notes`)."""
     if r is None or pd.isna(r.efficiency):
         return ""
+    flag = " (over 100%)" if _over(r) else ""
     if pd.isna(r.efficiency_paired):
-        return f"{r.efficiency:.0%}"
+        return f"{r.efficiency:.0%}{flag}"
     lo, hi = ("?" if pd.isna(x) else f"{x:.0%}" for x in (r.efficiency_lo, r.efficiency_hi))
-    return f"{r.efficiency:.0%}; paired {r.efficiency_paired:.0%} [{lo}, {hi}]"
+    return f"{r.efficiency:.0%}; paired {r.efficiency_paired:.0%} [{lo}, {hi}]{flag}"
 
 
-def gaps(t: pd.DataFrame) -> list[str]:
-    """Which probe an empty limit waits for; said only where the configuration has probes at all."""
+def notes(t: pd.DataFrame) -> list[str]:
+    """The lines under a group's table: which probe an empty limit waits for (said only where the
+    configuration has probes at all), and each efficiency over 100% with the probe that set its limit."""
+    lines = []
     missing = t[t["limit_missing"] != ""]
-    if missing.empty or not t["mode_name"].isin(probes()).any():
-        return []
-    return [""] + [f"- no limit for {mode} at num_envs {', '.join(map(str, sorted(s['num_envs'])))}: {what} "
-                   "not measured" for (mode, what), s in missing.groupby(["mode", "limit_missing"], sort=False)]
+    if not missing.empty and t["mode_name"].isin(probes()).any():
+        lines += [f"- no limit for {mode} at num_envs {', '.join(map(str, sorted(s['num_envs'])))}: {what} "
+                  "not measured" for (mode, what), s in missing.groupby(["mode", "limit_missing"], sort=False)]
+    over = [r for r in t.sort_values("num_envs").itertuples() if pd.notna(r.efficiency) and _over(r)]
+    lines += bounded([f"- eff over 100% for {r.mode} at num_envs {r.num_envs}: the limit ({r.limit:.0f}) is "
+                      f"{r.limit_probe}{'' if r.groups == 1 else f' groups={r.groups}'}'s mean, below what the loop "
+                      "reached: that probe measured low (noisy or disturbed), so this efficiency is not a real one"
+                      for r in over])
+    return [""] + lines if lines else []

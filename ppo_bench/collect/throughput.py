@@ -123,7 +123,7 @@ def _group_markdown(t: pd.DataFrame) -> list[str]:
         row += [ratio_cell(get(m).paired_speedup, get(m).paired_lo, get(m).paired_hi) if get(m) else ""
                 for m in paired_modes]
         rows.append(row + limit_cells[n])
-    return md_table(header, rows) + limits.gaps(t)
+    return md_table(header, rows) + limits.notes(t)
 
 
 def _mean_cell(r) -> str:
