@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import tempfile
 from dataclasses import dataclass, field
@@ -36,12 +37,42 @@ def _umask() -> int:
     return mask
 
 
+def non_finite(value: Any, where: str = "") -> list[tuple[str, float]]:
+    """(dotted place, number) of every inf, -inf and nan in a parsed or built record."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return [(where, value)]
+    if isinstance(value, dict):
+        return [x for k, v in value.items() for x in non_finite(v, f"{where}.{k}" if where else str(k))]
+    if isinstance(value, (list, tuple)):
+        return [x for i, v in enumerate(value) for x in non_finite(v, f"{where}[{i}]")]
+    return []
+
+
+def _nulled(value: Any) -> Any:
+    """A copy of `value` with every non-finite float replaced by None."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _nulled(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_nulled(v) for v in value]
+    return value
+
+
 def write_atomic(path: Path, record: dict) -> None:
     """Write JSON to `path` through a temporary file and a rename.
 
-    mkstemp creates the file 0600; it is widened to what open() would give (0666 less the
-    umask), so results on a shared machine stay readable by the collector of another user.
+    JSON has no inf or nan (json.dump with allow_nan=False refuses them, and the record was
+    lost with a traceback); so a non-finite number is written as null and, in a record with
+    `warnings`, one warning per number says where and what it was. The caller's dict is not
+    changed. mkstemp creates the file 0600; it is widened to what open() would give (0666 less
+    the umask), so results on a shared machine stay readable by the collector of another user.
     """
+    found = non_finite(record)
+    if found:
+        record = _nulled(record)
+        if isinstance(record.get("warnings"), list):
+            record["warnings"] += [f"{where}={value}: not a finite number; written as null" for where, value in found]
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -104,16 +135,17 @@ def new_record(identity: JobIdentity, overrides: list, num: Optional[int], outpu
 def measurement(*, device: str, batch_size: int, num_threads: Optional[int], reps: list[float],
                 seconds: list[float], env_steps_per_rep: int, env_steps: Optional[dict], inference: dict,
                 phases: Optional[dict], machine: dict, timing: dict, warnings: list[str],
-                learning: Optional[dict] = None) -> dict:
+                faults: list[dict] = (), learning: Optional[dict] = None) -> dict:
     """The fields the job's process adds to its record: the same for timed repetitions and a learning
-    run (whose one repetition is its loop), with the summary derived from the raw reps."""
+    run (whose one repetition is its loop), with the summary derived from the raw reps. `faults`:
+    what the loop survived (a rebuilt vector env), each with where it happened."""
     from .stats import summary
 
     fields = {"warnings": warnings, "device": device, "batch_size": batch_size, "num_threads": num_threads,
               "throughput": {"unit": UNIT, "reps": reps, "seconds": seconds, "env_steps_per_rep": env_steps_per_rep,
                              **summary(reps)},
               "env_steps": env_steps, "inference": inference, "phases": phases, "machine": machine,
-              "timing": timing}
+              "timing": timing, "faults": list(faults)}
     if learning is not None:
         fields["learning"] = learning
     return fields
@@ -191,6 +223,10 @@ def read_result(path: Path) -> dict:
         raise BadResult(f"unreadable: {e}") from None
     if not isinstance(record, dict):
         raise BadResult("not a JSON object")
+    bad = non_finite(record)  # Python's json reads NaN and Infinity, which are not JSON
+    if bad:
+        where, value = bad[0]
+        raise BadResult(f"{where}: {value}, expected a finite number (JSON has no NaN or Infinity)")
     if record.get("schema") != SCHEMA or _kind(record.get("schema")) != "integer":
         raise BadResult(f"schema={record.get('schema')!r}, expected {SCHEMA}")
     missing = [k for k in REQUIRED if k not in record]

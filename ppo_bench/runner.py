@@ -22,6 +22,7 @@ script's main module (multiprocessing's forkserver and spawn both do).
 from __future__ import annotations
 
 import logging
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -169,10 +170,24 @@ def run(cfg: DictConfig, output_dir: Optional[Path] = None) -> dict:
         if busy:
             record["warnings"].append(busy)
         record["timing"]["finished_at"] = results.utc_iso(time.time())
+        unwritten = _write(path, record)
+        _log_outcome(record, path)
+        if unwritten is not None:
+            log.error("%s", unwritten)
+            if sys.exc_info()[0] is None:  # else the job's own failure or interruption goes on up
+                raise JobFailed(unwritten)
+    return record
+
+
+def _write(path: Path, record: dict) -> Optional[str]:
+    """Write the record; one line saying why not where its folder cannot take it (read-only, full,
+    a file in the folder's place): that fails this job, not the sweep, and prints no traceback."""
+    try:
         with signals_deferred():
             results.write_atomic(path, record)
-        _log_outcome(record, path)
-    return record
+    except OSError as e:
+        return f"its record could not be written to {path}: {one_line(e)}"
+    return None
 
 
 def _log_outcome(record: dict, path: Path) -> None:
