@@ -486,7 +486,7 @@ def test_plot_skipped_without_matplotlib(tmp_path, capsys, monkeypatch, how):
                                 f"wrote {tmp_path / 'summary'}"]
     out = tmp_path / "summary"
     assert sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()) == [
-        "env.frameskip=4/chart.js", "env.frameskip=4/chart.json",
+        ".collect.json", "env.frameskip=4/chart.js", "env.frameskip=4/chart.json",
         "env.frameskip=5/chart.js", "env.frameskip=5/chart.json", "side_by_side.js", "side_by_side.json",
         "table.csv", "table.md"]
 

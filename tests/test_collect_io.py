@@ -87,14 +87,15 @@ def test_a_recollection_removes_what_the_last_one_wrote_and_nothing_else(tmp_pat
     out = tmp_path / "summary"
     collect([tmp_path], plot=False)
     assert {p.name for p in out.iterdir()} == {"table.csv", "table.md", "phases.csv", "env.frameskip=4",
-                                               "env.frameskip=5", "side_by_side.json", "side_by_side.js"}
+                                               "env.frameskip=5", "side_by_side.json", "side_by_side.js",
+                                               ".collect.json"}  # the manifest: what a re-collection may delete
     (out / "notes.txt").write_text("mine")
     (out / "env.frameskip=4" / "notes.txt").write_text("mine too")
     (tmp_path / "s4" / "result.json").unlink()
     write(tmp_path, "s5", mode="step", reps=[100.0, 101.0])  # re-run without the profile: one group now
     collect([tmp_path], plot=False)
     assert sorted(str(p.relative_to(out)) for p in out.rglob("*")) == [
-        "chart.js", "chart.json", "env.frameskip=4", "env.frameskip=4/notes.txt", "notes.txt", "table.csv", "table.md"]
+        ".collect.json", "chart.js", "chart.json", "env.frameskip=4", "env.frameskip=4/notes.txt", "notes.txt", "table.csv", "table.md"]
     assert (out / "notes.txt").read_text() == "mine"
 
 

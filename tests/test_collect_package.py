@@ -87,7 +87,8 @@ def test_python_dash_m_runs_the_command_line(tmp_path):
                          cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     assert "| num_envs | step |" in run.stdout and run.stderr == f"wrote {tmp_path / 'summary'}\n"
-    assert {p.name for p in (tmp_path / "summary").iterdir()} == {"table.csv", "table.md", "chart.json", "chart.js"}
+    assert {p.name for p in (tmp_path / "summary").iterdir()} == {"table.csv", "table.md", "chart.json", "chart.js",
+                                                                  ".collect.json"}
     usage = subprocess.run([sys.executable, "-m", "ppo_bench.collect", "--help"],
                            cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert usage.returncode == 0 and usage.stdout.startswith("usage: ppo-bench-collect")

@@ -62,9 +62,20 @@ says each row's `algo`: the reference workload's rows are unchanged.
 
 Figures are rounded only when rendered (table.md, chart arrays); table.csv keeps
 full precision and the raw reps, so a later collection can use it as a baseline.
-A collection replaces the summary files an earlier one wrote into the out dir
-(by the collector's own file names; nothing else there is touched). A path it
-cannot use (--out, --baseline) ends it with one line naming the path, exit 1.
+Every .json and .js it writes is strict JSON: a figure that is not finite is null.
+
+The out dir. A collection never deletes a file it did not write. It records what
+it wrote in the out dir's manifest, `.collect.json` (each file's path and
+sha256, and the folders it created); the next collection into that dir deletes
+exactly the files listed there that are still as written (a file changed since
+is kept), and a listed folder only when that leaves it empty. Nothing else is
+deleted: not a user's files, not an earlier summary in a folder below (`collect
+SWEEP --out SWEEP` keeps SWEEP/summary), and nothing at all in a dir without a
+manifest (one written before the manifest keeps its old files; the collector's
+own file names are overwritten). While writing, a collection holds an exclusive
+flock on the out dir: a second collection into it waits (one line on stderr), up
+to 60 s, then stops with one line naming the holder's pid. A path it cannot use
+(--out, --baseline) ends it with one line naming the path, exit 1.
 
 The package has one module per section of the summary, each with its statistics, its part
 of table.md and its files, and each importing only the modules listed before it: load (find
@@ -74,7 +85,7 @@ bound and each loop's efficiency), throughput (table.csv, the speed-ups, the cha
 and throughput.png per group), side_by_side (backends.csv, runtimes.csv, side_by_side.*),
 phases (phases.csv), learning (returns.*), integrity (what was not used or not trusted),
 baseline (regressions against --baseline), report (the sections in order, table.md, the
-out dir's cleanup by the sections' file names) and cli (collect() and main()). Mode,
+out dir's lock, manifest and cleanup) and cli (collect() and main()). Mode,
 backend and runtime names and their order come from ppo_bench.registry, never from here.
 """
 

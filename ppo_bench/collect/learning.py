@@ -352,15 +352,18 @@ def returns_chart(curves: list[dict]) -> dict:
                  "wall_s": "seconds from job start, setup and compilation included"}}
 
 
-def write(c: Collection, out: Path, plot: bool) -> None:
-    """returns.csv, returns.json and the two figures; like the charts, only where some job finished."""
+def write(c: Collection, out: Path, plot: bool) -> list[Path]:
+    """returns.csv, returns.json and the two figures; like the charts, only where some job finished.
+    Returns the files written."""
     if not c.ok or c.learning.empty:
-        return
+        return []
     c.learning.to_csv(out / "returns.csv", index=False)
     (out / "returns.json").write_text(to_json(returns_chart(c.curves), indent=2) + "\n")
-    if plot:
-        plot_returns(c.curves, "env_steps", out / "returns_vs_env_steps.png", "Return against env steps")
-        plot_returns(c.curves, "wall_s", out / "returns_vs_wall_s.png", "Return against wall time")
+    if not plot:
+        return [out / "returns.csv", out / "returns.json"]
+    plot_returns(c.curves, "env_steps", out / "returns_vs_env_steps.png", "Return against env steps")
+    plot_returns(c.curves, "wall_s", out / "returns_vs_wall_s.png", "Return against wall time")
+    return [out / name for name in FILES]
 
 
 def curve_label(curve: dict, several_groups: bool) -> str:

@@ -47,6 +47,9 @@ def markdown(c: Collection) -> list[str]:
     return lines
 
 
-def write(c: Collection, out: Path, plot: bool) -> None:
-    if not c.phases.empty:
-        c.phases.to_csv(out / "phases.csv", index=False)
+def write(c: Collection, out: Path, plot: bool) -> list[Path]:
+    """phases.csv where some job was profiled; returns the files written."""
+    if c.phases.empty:
+        return []
+    c.phases.to_csv(out / "phases.csv", index=False)
+    return [out / "phases.csv"]

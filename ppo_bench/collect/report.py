@@ -4,14 +4,21 @@ Each section computes its part into the Collection, gives its part of table.md a
 own files; this module decides only the order. The sections build in the order their columns
 appear in table.csv (throughput's rows, then the side-by-side tables, the limits, the integrity
 flags; phases and learning apart), and table.md reads throughput (with the limits in its tables),
-side by side, phases, learning, integrity, then the baseline. Writing replaces the files an
-earlier collection wrote into the out dir, by the sections' own file names (FILES); nothing
-else there is touched.
+side by side, phases, learning, integrity, then the baseline. Each section's write returns the
+files it wrote; they go into the out dir's manifest (MANIFEST), and a later collection into that
+dir deletes those files (as written, unchanged) and nothing else (`remove_earlier`). Writing
+holds a lock on the out dir (`locked`), so two collections never leave a mix of both.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import hashlib
+import json
+import os
 import sys
+import time
 from pathlib import Path
 from typing import Optional
 
@@ -21,6 +28,9 @@ from .load import CollectError, Collection, load_jobs
 
 WRITERS = (throughput, side_by_side, phases, learning)  # the sections with files; table.csv is written first
 TABLE_MD = "table.md"
+MANIFEST = ".collect.json"  # in the out dir: what the last collection wrote there (see remove_earlier)
+LOCK_WAIT_S = 60.0  # how long a second collector into one out dir waits for the first (see locked)
+LOCK_POLL_S = 0.1
 
 
 def build(paths: list[Path], compare_with: Optional[Path] = None) -> Collection:
@@ -48,31 +58,141 @@ def markdown(c: Collection) -> str:
 
 
 def write(c: Collection, out: Path, plot: bool) -> None:
-    """Every section's files and table.md into `out`, replacing what an earlier collection wrote there."""
+    """Every section's files and table.md into `out`, under its lock (`locked`); first what an earlier
+    collection wrote there goes (`remove_earlier`), last the manifest of what this one wrote."""
     if out.exists() and not out.is_dir():
         raise CollectError(out, "not a directory")
     out.mkdir(parents=True, exist_ok=True)
-    remove_earlier(out)
-    draw = plot and c.ok and can_plot()
-    if plot and c.ok and not draw:
-        print("plot skipped: matplotlib is not importable (pip install 'ppo-bench[plot]')", file=sys.stderr)
-    for section in WRITERS:
-        section.write(c, out, draw)
-    (out / TABLE_MD).write_text(c.markdown)
+    with locked(out):
+        ours = remove_earlier(out)
+        before = {d for d in out.iterdir() if d.is_dir()}
+        written = []
+        try:
+            draw = plot and c.ok and can_plot()
+            if plot and c.ok and not draw:
+                print("plot skipped: matplotlib is not importable (pip install 'ppo-bench[plot]')", file=sys.stderr)
+            for section in WRITERS:
+                written += section.write(c, out, draw)
+            (out / TABLE_MD).write_text(c.markdown)
+            written.append(out / TABLE_MD)
+        except BaseException:
+            with contextlib.suppress(OSError):  # what did get written is still this collection's
+                save_manifest(out, written, ours | ({f.parent for f in written} - before - {out}))
+            raise
+        save_manifest(out, written, ours | ({f.parent for f in written} - before - {out}))
 
 
-def remove_earlier(out: Path) -> None:
-    """Delete what an earlier collection wrote into `out`, by the sections' own file names only.
+@contextlib.contextmanager
+def locked(out: Path):
+    """Hold an exclusive lock on the out dir while writing into it, so that two collections never mix.
 
-    Otherwise charts of configurations no longer present, or a phase table when nothing is
-    profiled now, would survive as if current. Looks at `out` and the chart folders one level
-    down; a folder goes only when removing the collector's files left it empty.
+    The lock is flock(2) on the folder itself: it needs no write permission and leaves no lock file
+    behind (nothing to clean up, nothing stale after a crash: the kernel drops it with its holder).
+    A second collector waits for it, saying so in one line, up to LOCK_WAIT_S; then it gives up
+    with a CollectError naming the holder's pid (read from /proc/locks; "another collector" where
+    that cannot say). A file system that cannot lock (ENOLCK, some network mounts) is written
+    without a lock, with a warning.
     """
-    for name in (TABLE_MD, *(name for section in WRITERS for name in section.FILES)):
-        (out / name).unlink(missing_ok=True)
-    for folder in [d for d in out.iterdir() if d.is_dir()]:
-        own = [folder / n for n in throughput.GROUP_FILES if (folder / n).is_file()]
-        for f in own:
-            f.unlink()
-        if own and not any(folder.iterdir()):
-            folder.rmdir()
+    fd = os.open(out, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        deadline = None
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                holder = lock_holder(fd)
+                if deadline is None:
+                    deadline = time.monotonic() + LOCK_WAIT_S
+                    print(f"waiting for {holder} writing {out} (up to {LOCK_WAIT_S:g} s)", file=sys.stderr)
+                if time.monotonic() >= deadline:
+                    raise CollectError(out, f"{holder} is writing here; gave up after {LOCK_WAIT_S:g} s") from None
+                time.sleep(LOCK_POLL_S)
+            except OSError as e:
+                print(f"ppo_bench.collect: {out}: cannot lock ({e.strerror or e}); writing without a lock",
+                      file=sys.stderr)
+                break
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
+def lock_holder(fd: int) -> str:
+    """Who holds the flock on the open folder `fd`, as the refusal names it: its pid from /proc/locks
+    (Linux: "1: FLOCK ADVISORY WRITE <pid> <major>:<minor>:<inode> 0 EOF"), else no pid."""
+    st = os.fstat(fd)
+    want = (os.major(st.st_dev), os.minor(st.st_dev), st.st_ino)
+    try:
+        lines = Path("/proc/locks").read_text().splitlines()
+    except OSError:
+        lines = []
+    for fields in map(str.split, lines):
+        if len(fields) >= 6 and fields[1] == "FLOCK" and fields[3] == "WRITE":  # "->" lines are waiters
+            try:
+                major, minor, inode = fields[5].split(":")
+                if (int(major, 16), int(minor, 16), int(inode)) == want:
+                    return f"another collector (pid {int(fields[4])})"
+            except ValueError:
+                continue
+    return "another collector"
+
+
+def digest(path: Path) -> str:
+    """sha256 of a file's bytes: what the manifest records, so that a file changed since is not deleted."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _own(out: Path, rel: str) -> Optional[Path]:
+    """`out / rel` where `rel` is a manifest entry naming a place inside `out` (relative, no "..", no
+    link on the way out of it), else None: a manifest edited by hand reaches nothing outside."""
+    p = Path(rel)
+    if not isinstance(rel, str) or p.is_absolute() or ".." in p.parts or not p.parts:
+        return None
+    path = out / p
+    if path.is_symlink() or not path.resolve().is_relative_to(out.resolve()):
+        return None
+    return path
+
+
+def remove_earlier(out: Path) -> set[Path]:
+    """Delete what an earlier collection wrote into `out`, as its manifest (MANIFEST) lists it; return the
+    folders it created that remain (they hold something else now, and stay listed as the collector's).
+
+    Only a listed file still as it was written (same sha256) is deleted, and only a listed folder left
+    empty is removed: a file a user put there or changed since, an earlier summary in a folder below
+    (`collect SWEEP --out SWEEP`), a folder without a manifest are never touched. Otherwise charts of
+    configurations no longer present, or a phase table when nothing is profiled now, would survive as
+    if current; a file of the collector's own names that it did not list is replaced when written again.
+    """
+    try:
+        manifest = json.loads((out / MANIFEST).read_text())
+        files, dirs = dict(manifest["files"]), list(manifest["dirs"])
+    except FileNotFoundError:
+        return set()
+    except (OSError, ValueError, TypeError, KeyError) as e:
+        print(f"ppo_bench.collect: {out / MANIFEST}: not a manifest ({e}); nothing earlier is removed",
+              file=sys.stderr)
+        return set()
+    for rel, sha in files.items():
+        path = _own(out, rel)
+        if path is not None and path.is_file() and digest(path) == sha:
+            path.unlink()
+    kept = set()
+    for path in sorted(filter(None, (_own(out, rel) for rel in dirs)), key=lambda d: len(d.parts), reverse=True):
+        if path.is_dir() and path != out:
+            if any(path.iterdir()):
+                kept.add(path)
+            else:
+                path.rmdir()
+    return kept
+
+
+def save_manifest(out: Path, written: list[Path], dirs: set[Path]) -> None:
+    """MANIFEST: the files this collection wrote (path in `out`, sha256) and the folders it created,
+    written whole (a temporary file renamed over the old one)."""
+    manifest = {"written_by": "ppo_bench.collect: what a later collection into this folder may delete",
+                "files": {str(f.relative_to(out)): digest(f) for f in written if f.is_file()},
+                "dirs": sorted(str(d.relative_to(out)) for d in dirs if d.is_dir())}
+    tmp = out / (MANIFEST + ".tmp")
+    tmp.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+    os.replace(tmp, out / MANIFEST)

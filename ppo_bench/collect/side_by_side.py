@@ -219,17 +219,23 @@ def ratio_arrays(b: pd.DataFrame, column: str) -> dict:
     return out
 
 
-def write(c: Collection, out: Path, plot: bool) -> None:
-    """backends.csv and runtimes.csv where compared; with several groups, the chart and figure of all."""
+def write(c: Collection, out: Path, plot: bool) -> list[Path]:
+    """backends.csv and runtimes.csv where compared; with several groups, the chart and figure of all;
+    returns the files written."""
+    written = []
     for column, b in c.side_by_side.items():
         if not b.empty:
             b.to_csv(out / TABLES[column], index=False)
+            written.append(out / TABLES[column])
     if not c.ok or c.table["group"].nunique() < 2:
-        return
+        return written
     json_name, js_file, png_name = CHART_FILES
     throughput.write_chart(chart(c.table, throughput.charts(c), c.side_by_side), out / json_name, out / js_file)
+    written += [out / json_name, out / js_file]
     if plot:
         plot_groups(c.table, out / png_name, "PPO loop throughput by configuration")
+        written.append(out / png_name)
+    return written
 
 
 def plot_groups(t: pd.DataFrame, path: Path, title: str) -> None:

@@ -185,21 +185,26 @@ def slug(name: str) -> str:
     return s.encode()[:SLUG_MAX - 13].decode(errors="ignore") + "_" + hashlib.sha1(name.encode()).hexdigest()[:12]
 
 
-def write(c: Collection, out: Path, plot: bool) -> None:
-    """table.csv (always: it is what a baseline reads), and each group's chart and figure."""
+def write(c: Collection, out: Path, plot: bool) -> list[Path]:
+    """table.csv (always: it is what a baseline reads), and each group's chart and figure; returns
+    the files written."""
     c.table.to_csv(out / "table.csv", index=False)
+    written = [out / "table.csv"]
     if not c.ok:
-        return
+        return written
     several = c.table["group"].nunique() > 1
     for g, ch in charts(c).items():
         where = out / slug(g) if several else out
         where.mkdir(exist_ok=True)
         write_chart(ch, where / "chart.json", where / "chart.js")
+        written += [where / "chart.json", where / "chart.js"]
         if plot:
             m = ch["meta"]
             title = f"PPO loop throughput: {m['game']}, {m['agent']} on {m['device']}" + (
                 "" if g == SINGLE_GROUP else f"\n{g}")
             plot_throughput(c.table[c.table["group"] == g], where / "throughput.png", title)
+            written.append(where / "throughput.png")
+    return written
 
 
 def plot_throughput(t: pd.DataFrame, path: Path, title: str) -> None:
