@@ -95,7 +95,8 @@ def test_a_recollection_removes_what_the_last_one_wrote_and_nothing_else(tmp_pat
     write(tmp_path, "s5", mode="step", reps=[100.0, 101.0])  # re-run without the profile: one group now
     collect([tmp_path], plot=False)
     assert sorted(str(p.relative_to(out)) for p in out.rglob("*")) == [
-        ".collect.json", "chart.js", "chart.json", "env.frameskip=4", "env.frameskip=4/notes.txt", "notes.txt", "table.csv", "table.md"]
+        ".collect.json", "chart.js", "chart.json", "env.frameskip=4", "env.frameskip=4/notes.txt", "notes.txt",
+        "table.csv", "table.md"]
     assert (out / "notes.txt").read_text() == "mine"
 
 

@@ -1,11 +1,11 @@
 """What a collection could not use or should not trust, listed in table.md: nothing is dropped silently.
 
-Listed: paths that do not exist, folders that could not be read, failed jobs, skipped ones (a combination that does not apply,
-never a failure), job folders without a result, duplicates (a measurement read twice, used
-once), unusable files; then the jobs measured while another job ran on the same host
-(contended) or while the machine was overloaded, and the machine-state warnings of the jobs
-that other sections compared. Contended and overloaded are also columns of table.csv. This
-section writes no file of its own.
+Listed: paths that do not exist, folders that could not be read, failed jobs, skipped ones (a
+combination that does not apply, never a failure), job folders without a result, duplicates (a
+measurement read twice, used once), unusable files; then the jobs measured while another job ran
+on the same host (contended) or while the machine was overloaded, and the machine-state warnings
+of the jobs that other sections compared. Contended and overloaded are also columns of
+table.csv. This section writes no file of its own.
 """
 
 from __future__ import annotations
