@@ -80,6 +80,7 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 from typing import Any, Protocol
 
 import numpy as np
@@ -119,9 +120,20 @@ class VectorEnv(Protocol):
     def close(self) -> None: ...
 
 
-def num_threads(env_cfg: Any) -> int:
-    """env.num_threads, or the reference's min(num_envs, 16) when it is null."""
-    return env_cfg.num_threads or min(env_cfg.num_envs, 16)
+def num_threads(env_cfg: Any, groups: int = 1) -> int:
+    """env.num_threads; when it is null, the reference's min(num_envs, 16), and in async batches
+    (groups > 1) no more than the cores this process may use less one, left to the loop's own thread.
+
+    ale-py 0.12.1's async batches repeat or starve an env when its emulator threads are short of
+    CPU (a race in its action queue; docs/findings.md): with a core left for the loop, the threads
+    never wait for one. One batch of all envs has no such race and keeps the reference's count.
+    """
+    if env_cfg.num_threads:
+        return env_cfg.num_threads
+    threads = min(env_cfg.num_envs, 16)
+    if groups > 1:
+        threads = min(threads, max(1, len(os.sched_getaffinity(0)) - 1))
+    return threads
 
 
 def make_vector_env(env_cfg: Any, groups: int = 1, clip_rewards: bool = True) -> VectorEnv:
@@ -152,7 +164,7 @@ def make_ale(env_cfg: Any, groups: int = 1, clip_rewards: bool = True) -> Vector
         num_envs=n,
         batch_size=n // groups if groups > 1 else 0,
         frameskip=env_cfg.frameskip,
-        num_threads=num_threads(env_cfg),
+        num_threads=num_threads(env_cfg, groups),
         reward_clipping=clip_rewards,
     )
 
@@ -195,7 +207,7 @@ class EnvpoolVectorEnv(_SendRecvEnv):
         self.options = dict(
             num_envs=n,
             batch_size=self.batch_size,
-            num_threads=num_threads(env_cfg),
+            num_threads=num_threads(env_cfg, groups),
             frame_skip=frameskip,
             img_height=SCREEN,
             img_width=SCREEN,

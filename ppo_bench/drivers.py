@@ -41,14 +41,38 @@ from .backends import VectorEnv
 from .envs import TorchEnvs
 
 
-class StepDriver:
-    """Blocking `step()`: the device waits for the emulators and vice versa."""
+class _LoopDriver:
+    """What the drivers over emulators and an agent share: env-step counts, a new vector env mid-run."""
 
     def __init__(self, envs: TorchEnvs, agent: Any, seed: int, groups: int = 1):
-        self.envs, self.agent, self.vector_env = envs, agent, envs.envs
+        self.agent, self.groups = agent, groups
         self.env_steps = np.zeros(envs.envs.num_envs, dtype=np.int64)
+        self._begin(envs, seed)
+
+    def _begin(self, envs: TorchEnvs, seed: int) -> None:
+        raise NotImplementedError
+
+    def restart(self, envs: TorchEnvs, seed: int) -> None:
+        """Go on over a new vector env (the old one lost track of its envs): the agent drops what
+        was in flight, every env starts a new episode; the env-step counts go on."""
+        self.envs.close()
+        self.agent.restart()
+        self._begin(envs, seed)
+
+    def close(self) -> None:
+        # Never recv here: after an exception between recv and send no batch is
+        # outstanding, and ale-py's recv would then block for ever. Closing with a
+        # send outstanding is safe: ale-py stops its threads either way.
+        self.envs.close()
+
+
+class StepDriver(_LoopDriver):
+    """Blocking `step()`: the device waits for the emulators and vice versa."""
+
+    def _begin(self, envs: TorchEnvs, seed: int) -> None:
+        self.envs, self.vector_env = envs, envs.envs
         self.frames, self.ids = envs.reset(seed)
-        agent.start(self.ids)
+        self.agent.start(self.ids)
 
     def step(self, slot: int) -> None:
         actions, values = self.agent.act(self.frames, slot, self.ids)
@@ -57,20 +81,16 @@ class StepDriver:
         self.agent.observe(self.ids, rewards, terminations, truncations)
         self.env_steps[self.ids] += 1
 
-    def close(self) -> None:
-        self.envs.close()
 
-
-class SendRecvDriver:
+class SendRecvDriver(_LoopDriver):
     """recv, infer, send, store over `groups` batches per loop step (groups=1: the reference's send/recv)."""
 
-    def __init__(self, envs: TorchEnvs, agent: Any, seed: int, groups: int = 1):
-        self.envs, self.agent, self.groups, self.vector_env = envs, agent, groups, envs.envs
-        self.env_steps = np.zeros(envs.envs.num_envs, dtype=np.int64)
+    def _begin(self, envs: TorchEnvs, seed: int) -> None:
+        self.envs, self.vector_env = envs, envs.envs
         # reset() hands back the first batch (its reset frames); the first step
         # uses it in place of a recv, so every env's first frame is its reset frame.
         self.reset_batch: Optional[tuple] = envs.reset(seed)
-        agent.start(self.reset_batch[1])
+        self.agent.start(self.reset_batch[1])
 
     def step(self, slot: int) -> None:
         for _ in range(self.groups):
@@ -83,12 +103,6 @@ class SendRecvDriver:
             self.envs.send(self.agent.actions_to_host(actions))
             self.agent.store(frames, actions, values)
             self.env_steps[ids] += 1
-
-    def close(self) -> None:
-        # Never recv here: after an exception between recv and send no batch is
-        # outstanding, and ale-py's recv would then block for ever. Closing with a
-        # send outstanding is safe: ale-py stops its threads either way.
-        self.envs.close()
 
 
 class EnvOnlyDriver:

@@ -16,8 +16,10 @@ arrays (its runtime decides how they come down). Frames go up one of two ways
 
 No torch op runs on host tensors in the loop (see `_upload`).
 
-A batch from `recv` that holds one env twice stops the job (`DuplicateEnvError`):
-the vector env has lost track of its envs, and what follows is not the workload.
+A batch from `recv` that holds one env twice raises `DuplicateEnvError`: the
+vector env has lost track of its envs, and what follows is not the workload
+(the job then builds a new vector env: a learning run goes on, a timed
+repetition runs again once; see job.recovery).
 ale-py 0.12.1 does this in async batches when its emulator threads are short of
 CPU (docs/results/2026-11-30-h200, "ale-py's async batches lose an env").
 """
@@ -43,9 +45,9 @@ def check_batch(ids: np.ndarray, num_envs: int) -> None:
         values, counts = np.unique(ids, return_counts=True)
         raise DuplicateEnvError(
             f"the vector env returned env {', '.join(map(str, values[counts > 1]))} more than once in one batch of "
-            f"{len(ids)} of {num_envs} envs ({ids.tolist()}): it has lost track of its envs and the run "
-            f"cannot go on. ale-py 0.12.1's async batches were seen doing this when more emulator threads "
-            f"ran than the machine had cores (jobs side by side); see the README's known limitations")
+            f"{len(ids)} of {num_envs} envs ({ids.tolist()}): it has lost track of its envs. ale-py 0.12.1's "
+            f"async batches were seen doing this when more emulator threads ran than the machine had cores "
+            f"(jobs side by side); see the README's known limitations")
 
 
 class TorchEnvs:

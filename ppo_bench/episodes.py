@@ -101,6 +101,13 @@ class EpisodeTracker:
         self._len[ids] = 0
         self._awaiting[ids] = False
 
+    def restart(self) -> None:
+        """The vector env was rebuilt: every episode in progress is dropped (not recorded), and every
+        env awaits its first frame, as at the start (`start` then marks the reset batch's envs)."""
+        self._ret[:] = 0.0
+        self._len[:] = 0
+        self._awaiting[:] = True
+
     def observe(self, env_ids: ArrayLike, rewards: ArrayLike, terminations: ArrayLike,
                 truncations: ArrayLike) -> np.ndarray:
         """Take one batch of step results (unclipped rewards); return `valid`, bool per row.

@@ -20,8 +20,8 @@ from omegaconf import DictConfig, OmegaConf
 from . import provenance, registry, results
 from .agent import make_agent, total_updates
 from .backends import make_vector_env, num_threads
-from .envs import TorchEnvs, probe_spaces, spaces
-from .isolation import Progress
+from .envs import DuplicateEnvError, TorchEnvs, probe_spaces, spaces
+from .isolation import Progress, one_line
 from .loop import learn, measure, synchronizer
 from .phases import describe
 from .registry import ALGOS, MODES
@@ -45,6 +45,14 @@ def resolve_device(name: str) -> torch.device:
     return torch.device(name)
 
 
+def make_envs(cfg: Any):
+    """The vector env of the job's mode: an algorithm that sums episode returns wants the rewards
+    unclipped (it clips them for training itself)."""
+    mode = MODES[cfg.mode.name]
+    clip = not (mode.agent and ALGOS[cfg.agent.algo].clips_rewards_itself)
+    return make_vector_env(cfg.env, cfg.mode.groups, clip_rewards=clip)
+
+
 def build(cfg: Any, device: torch.device):
     """The driver of `mode.name`, over the emulators and the agent its mode needs (registry.MODES)."""
     mode, groups = MODES[cfg.mode.name], cfg.mode.groups
@@ -52,9 +60,7 @@ def build(cfg: Any, device: torch.device):
     envs = agent = None
     try:
         if mode.emulators:
-            # an algorithm that sums episode returns wants the rewards unclipped and clips them itself
-            clip = not (mode.agent and ALGOS[cfg.agent.algo].clips_rewards_itself)
-            envs = make_vector_env(cfg.env, groups, clip_rewards=clip)
+            envs = make_envs(cfg)
         if mode.agent:
             obs_shape, num_actions = spaces(envs) if envs is not None else probe_spaces(cfg.env)
             agent = make_agent(cfg.agent, obs_shape, num_actions, n, device, n // groups, total_updates(cfg))
@@ -106,6 +112,32 @@ def _inference(agent: Any, runtime: str, first_step_s: float | None) -> dict:
             "compile_s": first_step_s if built and first_step_s is not None else None}
 
 
+def recovery(cfg: Any, driver: Any, device: torch.device):
+    """What a loop over emulators and an agent does when the vector env loses track of its envs
+    (`DuplicateEnvError`: ale-py 0.12.1's async batches on a CPU-starved machine): a new vector env,
+    seeded afresh (env i of the k-th gets seed + k x num_envs + i), and the driver goes on over it.
+    Anything else ends the job."""
+    rebuilt = [0]
+
+    def recover(e: BaseException):
+        if not isinstance(e, DuplicateEnvError) or not hasattr(driver, "restart"):
+            return None
+        rebuilt[0] += 1
+        seed = cfg.seed + rebuilt[0] * cfg.env.num_envs
+        log.warning("%s; building a new vector env (seed %d) and going on", one_line(e), seed)
+        t = time.perf_counter()
+        driver.restart(TorchEnvs(make_envs(cfg), device, cfg.env.upload, driver.agent.uploader), seed)
+        return {"error": one_line(e), "seed": seed, "rebuild_s": time.perf_counter() - t}
+
+    return recover
+
+
+def _faults_warning(faults: list[dict], what: str) -> list[str]:
+    if not faults:
+        return []
+    return [f"survived {len(faults)} emulator fault(s) ({faults[0]['error']}): {what}; see faults"]
+
+
 def _run_on(driver: Any, progress: Progress, loop) -> tuple[Any, dict]:
     """`loop()` between two readings of the machine's load; the emulators closed whatever happens."""
     progress.enter("loop")
@@ -132,7 +164,8 @@ def _timed(cfg: DictConfig, driver: Any, device: torch.device, started_mono: flo
                  n_steps / seconds, results.UNIT, seconds, time.monotonic() - started_mono,
                  seconds * (sched.reps - done))
 
-    timings, machine = _run_on(driver, progress, lambda: measure(driver, sched, synchronizer(device), on_rep))
+    timings, machine = _run_on(driver, progress, lambda: measure(
+        driver, sched, synchronizer(device), on_rep, recovery(cfg, driver, device)))
     agent = driver.agent
     warnings = []
     graphs = compiled_graphs()
@@ -145,15 +178,17 @@ def _timed(cfg: DictConfig, driver: Any, device: torch.device, started_mono: flo
             f"uneven stepping: per-env steps {counts.min()}..{counts.max()}"
             + (f", envs {idle} never stepped" if idle else "")
             + " (ale-py's async batches can starve envs: ALE issue #641)")
+    warnings += _faults_warning(timings.faults, "each failed repetition was dropped and run again")
     if timings.phases is not None:
         log.info(describe(timings.phases))
     return results.measurement(
         warnings=warnings, device=str(device), batch_size=cfg.env.num_envs // cfg.mode.groups,
-        num_threads=num_threads(cfg.env) if MODES[cfg.mode.name].emulators else None,
+        num_threads=num_threads(cfg.env, cfg.mode.groups) if MODES[cfg.mode.name].emulators else None,
         reps=[n_steps / s for s in timings.rep_seconds], seconds=timings.rep_seconds, env_steps_per_rep=n_steps,
         env_steps=None if counts is None else {
             "total": int(counts.sum()), "per_env_min": int(counts.min()), "per_env_max": int(counts.max())},
         inference=_inference(agent, cfg.agent.runtime, timings.first_step_s), phases=timings.phases, machine=machine,
+        faults=timings.faults,
         timing={"first_step_s": timings.first_step_s, "warmup_s": timings.first_step_s + timings.warmup_s,
                 "measure_s": sum(timings.rep_seconds),
                 "measure_started_at": results.utc_iso(timings.measure_started),
@@ -179,14 +214,18 @@ def _learn(cfg: DictConfig, driver: Any, device: torch.device, started_mono: flo
 
     run, machine = _run_on(driver, progress, lambda: learn(
         driver, sched.total_env_steps, sched.return_window, started_mono, synchronizer(device), on_point,
-        sched.max_seconds))
+        sched.max_seconds, recovery(cfg, driver, device)))
+    if run.env_steps == 0:  # ok with no figure would read as a run that learned nothing
+        raise RuntimeError(f"schedule.max_seconds={sched.max_seconds:g} ran out during start-up and set-up "
+                           f"({run.setup_s:.1f} s), before the first loop step: nothing was measured")
     tracker = driver.agent.tracker
     final_mean, final_std = tracker.recent(sched.return_window)
     rate = run.env_steps / run.loop_s
     time_to_target, steps_to_target = results.to_target(run.curve, sched.return_window, sched.target_return)
     return results.measurement(
-        warnings=[], device=str(device), batch_size=cfg.env.num_envs // cfg.mode.groups,
-        num_threads=num_threads(cfg.env), reps=[rate], seconds=[run.loop_s], env_steps_per_rep=run.env_steps,
+        warnings=_faults_warning(run.faults, "the vector env was rebuilt and the episodes in progress dropped"),
+        device=str(device), batch_size=cfg.env.num_envs // cfg.mode.groups, faults=run.faults,
+        num_threads=num_threads(cfg.env, cfg.mode.groups), reps=[rate], seconds=[run.loop_s], env_steps_per_rep=run.env_steps,
         env_steps={"total": run.env_steps, "per_env_min": int(driver.env_steps.min()),
                    "per_env_max": int(driver.env_steps.max())},
         inference=_inference(driver.agent, cfg.agent.runtime, None), phases=None, machine=machine,

@@ -61,6 +61,13 @@ class Timings:
     """Steps each env took during the timed repetitions; None without emulators."""
     phases: Optional[dict] = None
     """The profiled repetition's breakdown (`PhaseClock.report`), when asked for."""
+    faults: list[dict] = field(default_factory=list)
+    """Repetitions that failed and ran again (see `measure`)."""
+
+
+Recover = Callable[[BaseException], Optional[dict]]
+"""What a job does with an exception out of the loop: None lets it end the job; otherwise the
+driver was set to go on (over a new vector env) and the dict describes the fault for the record."""
 
 
 def synchronizer(device: torch.device) -> Callable[[], None]:
@@ -106,14 +113,28 @@ def repetition(driver: Any, steps: int, sync: Callable[[], None]) -> tuple[float
 
 
 def measure(driver: Any, schedule: Any, sync: Callable[[], None],
-            on_rep: Callable[[int, float], None]) -> Timings:
-    """Warm up, then time `schedule.reps` repetitions of `schedule.bench_steps` loop steps."""
+            on_rep: Callable[[int, float], None], recover: Optional[Recover] = None) -> Timings:
+    """Warm up, then time `schedule.reps` repetitions of `schedule.bench_steps` loop steps.
+
+    A repetition that fails in a way `recover` can mend is dropped (its time and env steps) and
+    run again, once: a second failure of the same repetition ends the job.
+    """
     out = Timings()
     out.first_step_s, out.warmup_s = warm_up(driver, schedule.warmup, sync)
     counts_before = None if driver.env_steps is None else driver.env_steps.copy()
     out.measure_started = time.time()
     for rep in range(schedule.reps):
-        seconds, _ = repetition(driver, schedule.bench_steps, sync)
+        counts = None if driver.env_steps is None else driver.env_steps.copy()
+        try:
+            seconds, _ = repetition(driver, schedule.bench_steps, sync)
+        except Exception as e:
+            fault = recover(e) if recover is not None else None
+            if fault is None:
+                raise
+            out.faults.append({**fault, "rep": rep})
+            if counts is not None:
+                driver.env_steps[:] = counts
+            seconds, _ = repetition(driver, schedule.bench_steps, sync)
         out.rep_seconds.append(seconds)
         on_rep(rep, seconds)
     out.measure_finished = time.time()
@@ -144,17 +165,25 @@ class Learning:
     curve: dict = field(default_factory=lambda: {k: [] for k in CURVE_KEYS})
     stopped_by: str = "total_env_steps"
     """What ended the run: total_env_steps, or max_seconds."""
+    faults: list[dict] = field(default_factory=list)
+    """What the run survived (see `learn`), with the env steps and seconds where it happened."""
+
+
+MAX_FAULTS = 3
+"""Faults a learning run survives; the next one ends it (a vector env that keeps failing is broken)."""
 
 
 def learn(driver: Any, total_env_steps: int, window: int, started: float, sync: Callable[[], None],
-          on_point: Callable[[dict], None], max_seconds: Optional[float] = None) -> Learning:
+          on_point: Callable[[dict], None], max_seconds: Optional[float] = None,
+          recover: Optional[Recover] = None) -> Learning:
     """Run the loop until the envs took `total_env_steps` steps (or, with `max_seconds`, until that
     much time has passed since `started`, a `time.monotonic()` reading), updating whenever one is due.
 
     After each update a curve point: env steps so far, seconds since `started`
     (the job's start, so set-up and compile count), finished episodes, and the
     mean and spread of the last `window` episodes' unclipped returns (None
-    before the first). `on_point` sees each point.
+    before the first). `on_point` sees each point. An exception that `recover` mends (up to
+    MAX_FAULTS) is recorded and the run goes on where it was.
     """
     tracker = driver.agent.tracker
     out = Learning()
@@ -181,7 +210,16 @@ def learn(driver: Any, total_env_steps: int, window: int, started: float, sync: 
     out.measure_started = time.time()
     out.setup_s = time.monotonic() - started
     t = time.perf_counter()
-    run_loop(driver, until, on_update=on_update)
+    while True:
+        try:
+            run_loop(driver, until, on_update=on_update)
+            break
+        except Exception as e:
+            fault = recover(e) if recover is not None and len(out.faults) < MAX_FAULTS else None
+            if fault is None:
+                raise
+            out.faults.append({**fault, "env_steps": int(driver.env_steps.sum()),
+                               "wall_s": time.monotonic() - started})
     sync()
     out.loop_s = time.perf_counter() - t
     out.measure_finished = time.time()

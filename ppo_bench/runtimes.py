@@ -66,6 +66,9 @@ class Eager:
     def start(self, ids: np.ndarray) -> None:
         self.algo.start(ids)
 
+    def restart(self) -> None:
+        self.algo.restart()
+
     def observe(self, ids: np.ndarray, rewards: np.ndarray, terminations: np.ndarray,
                 truncations: np.ndarray) -> None:
         self.algo.observe(ids, rewards, terminations, truncations)

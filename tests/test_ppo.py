@@ -366,3 +366,32 @@ def test_graphed_ppo_acts_stores_and_updates_as_eager_does(name):
             for agent in (graphed, again):
                 for p, p_e in zip(agent.algo.net.parameters(), eager.algo.net.parameters()):
                     p.copy_(p_e)
+
+
+def test_a_restart_drops_the_episodes_and_the_rollout_in_progress():
+    """Over a new vector env mid-run (the old one lost its envs), every env's next rollout begins with
+    the new env's first frame and no episode of the old env is finished with the new one's rewards."""
+    torch.manual_seed(0)
+    driver = scripted_driver(4, 2, ppo_cfg(), seed=3)
+    agent = driver.agent
+    for s in range(5):
+        driver.step(s)
+    finished = agent.tracker.num_episodes
+    driver.restart(TorchEnvs(ScriptedVectorEnv(4, 2, seed=9), CPU), seed=7)
+    assert agent.algo.index.lengths.sum() == 0 and not agent.tracker.running()[1].any()
+    base = agent.algo.index.base.copy()
+    fill_rollout(driver)
+    steps = agent.algo.cfg.num_steps
+    obs = agent.algo.buffers.obs[:-1].view(2 * steps, 4, *FRAME_SHAPE)[:, :, 0, 0, :3].numpy().astype(int)
+    for e in range(4):  # the first row of each env's new rollout: the new env's reset frame
+        assert obs[base[e] % (2 * steps), e].tolist() == [e, 0, 0]
+    assert all(ep.length == 5 for ep in agent.tracker.finished[finished:])  # no episode spans the two envs
+    agent.update()
+    assert agent.updates == 1
+
+
+def test_a_learning_run_whose_time_runs_out_during_set_up_fails_saying_so(tmp_path):
+    with pytest.raises(runner.JobFailed, match=r"schedule.max_seconds=0.01 ran out during start-up and set-up"):
+        run_job(tmp_path, *LEARN, "schedule.total_env_steps=1000", "schedule.max_seconds=0.01")
+    record = read_result(tmp_path / "result.json")
+    assert record["status"] == "failed" and "nothing was measured" in record["error"]

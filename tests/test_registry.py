@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from conftest import compose_config
@@ -70,3 +72,44 @@ def test_an_added_mode_or_runtime_is_read_by_validation():
 
 def test_the_frame_shape_of_the_toy_is_not_ale_pys():
     assert SHAPE != (4, 84, 84)  # else the jobs above would not show that the agent reads it off the env
+
+
+# --- the emulator fault, on cue ----------------------------------------------------------------
+
+LEARN_ON_TOY = ["env.backend=toy", "schedule=learn", "agent.algo=ppo", "mode=async", "env.num_envs=4",
+                "mode.groups=2", "agent.num_steps=8", "agent.num_minibatches=2", "schedule.total_env_steps=400"]
+
+
+def test_a_learning_run_survives_a_repeated_env_and_says_so(tmp_path, toy_backend, monkeypatch):
+    """The vector env returns one env twice in a batch (ale-py 0.12.1 on a starved machine): the run
+    builds a new one, drops the episodes in progress, goes on to its env steps and records the event."""
+    monkeypatch.setenv("TOY_REPEAT_AT", "30")
+    record = runner.run(compose_config(*LEARN_ON_TOY), output_dir=tmp_path)
+    assert record["status"] == "ok", record["error"]
+    (fault,) = record["faults"]
+    assert re.search(r"returned env \d more than once in one batch of 2 of 4 envs", fault["error"])
+    assert fault["seed"] == 0 + 1 * 4 and 0 < fault["env_steps"] < 400 and fault["wall_s"] > 0
+    assert record["learning"]["total_env_steps"] >= 400
+    assert any(w.startswith("survived 1 emulator fault(s)") for w in record["warnings"])
+    curve = record["learning"]["curve"]["env_steps"]
+    assert curve == sorted(curve) and curve[-1] > fault["env_steps"]  # the curve went on past it
+
+
+def test_a_timed_repetition_that_meets_it_is_dropped_and_run_again_once(tmp_path, toy_backend, monkeypatch):
+    # recv calls: 5 in the 3 warm-up loop steps, then 16 a repetition of 8: the 30th is in the second
+    monkeypatch.setenv("TOY_REPEAT_AT", "30")
+    record = runner.run(compose_config("env.backend=toy", "mode=async", "env.num_envs=4", "schedule.reps=3"),
+                        output_dir=tmp_path)
+    assert record["status"] == "ok", record["error"]
+    assert [f["rep"] for f in record["faults"]] == [1]
+    assert len(record["throughput"]["reps"]) == 3
+    # the dropped repetition's steps are not counted: three reps of 8 loop steps, 4 envs each
+    assert record["env_steps"]["total"] == 3 * 8 * 4
+
+
+def test_the_same_repetition_failing_twice_ends_the_job(tmp_path, toy_backend, monkeypatch):
+    monkeypatch.setenv("TOY_REPEAT_AT", "30,33")  # the rerun of the second repetition meets it too
+    with pytest.raises(runner.JobFailed, match="more than once in one batch"):
+        runner.run(compose_config("env.backend=toy", "mode=async", "env.num_envs=4", "schedule.reps=3"),
+                   output_dir=tmp_path)
+    assert read_result(tmp_path / "result.json")["status"] == "failed"

@@ -10,10 +10,15 @@ Frame pixels [0, 0, 0..1] hold the env id and its step within the episode.
 Action 1 earns reward 1, any other 0; an episode ends (terminated) after
 `LENGTH` steps, and the step after that is a reset step (reward 0, flags
 False, the new episode's first frame), as ale-py's next-step autoreset.
+
+With `TOY_REPEAT_AT` set (e.g. "5,9"), the batch of those recv calls,
+counted in this process over every toy env, holds its first env twice in
+place of its last: ale-py 0.12.1's fault on a CPU-starved machine, on cue.
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import numpy as np
@@ -21,6 +26,8 @@ from gymnasium.spaces import Box, Discrete
 
 SHAPE = (2, 40, 40)
 LENGTH = 10
+REPEAT_AT = "TOY_REPEAT_AT"
+_recvs = [0]  # recv calls in this process
 
 
 class ToyVectorEnv:
@@ -74,6 +81,10 @@ class ToyVectorEnv:
             self.t[e] += 1
             rewards[j] = int(action == 1)
             terminated[j] = self.ended[e] = self.t[e] == LENGTH
+        _recvs[0] += 1
+        if str(_recvs[0]) in os.environ.get(REPEAT_AT, "").split(",") and len(ids) > 1:
+            ids = ids.copy()
+            ids[-1] = ids[0]
         return self._obs(ids), rewards, terminated, np.zeros(len(ids), dtype=bool), {"env_id": ids.astype(np.int32)}
 
     def step(self, actions: np.ndarray):

@@ -64,6 +64,10 @@ class Algorithm:
     def start(self, ids: np.ndarray) -> None:
         """The envs `ids` begin episodes from the frames reset() returned."""
 
+    def restart(self) -> None:
+        """The vector env was rebuilt mid-run (see job): what was in flight in the old one is dropped;
+        `start` follows with the new reset batch."""
+
     def observe(self, ids: np.ndarray, rewards: np.ndarray, terminations: np.ndarray,
                 truncations: np.ndarray) -> None:
         """One batch's step results, before the next act on the same envs."""

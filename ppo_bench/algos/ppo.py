@@ -66,6 +66,13 @@ class PPO(Algorithm):
     def start(self, ids: np.ndarray) -> None:
         self.tracker.start(ids)
 
+    def restart(self) -> None:
+        """Drop the episodes in progress and the rollouts since the last update: each env's next
+        rollout starts at its next acted row, so no row acted in the old env (whose results never
+        came) is trained on."""
+        self.tracker.restart()
+        self.index.base[:] = self.index.acted
+
     def observe(self, ids: np.ndarray, rewards: np.ndarray, terminations: np.ndarray,
                 truncations: np.ndarray) -> None:
         """Staged for the rows acted before them; the next `act` is on the same envs and writes them.
