@@ -8,8 +8,12 @@ config or the task function, and exits 0 or 1 without regard to the jobs. Here:
   HYDRA_FULL_ERROR=1 yourself to see Hydra's full error instead;
 - a failed job has already logged its one line and written its record; the
   task function counts it instead of raising (see sweep);
-- Ctrl-C and SIGTERM stop the job in progress (its record says so) and the
-  sweep, which still collects its summary; the exit status is 130 or 143;
+- Ctrl-C, SIGTERM and SIGHUP (the terminal closed) stop the job in progress (its
+  record says so) and the sweep, which still collects its summary and releases
+  its lock; the exit status is 130, 143 or 129;
+- a sweep folder that cannot be written is one line; a job folder that Hydra cannot
+  make or write (read-only, a file in its place) fails that job, in one line, and the
+  sweep goes on (`guard_job_folders`);
 - the exit status is non-zero when a job failed or the summary could not be made.
 """
 
@@ -17,6 +21,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 from typing import Callable
 
 from hydra.errors import HydraException, MissingConfigException
@@ -24,7 +29,7 @@ from omegaconf import DictConfig
 from omegaconf.errors import ConfigAttributeError, ConfigKeyError
 
 from . import keys, sweep
-from .isolation import Terminated, raise_on_sigterm
+from .isolation import Terminated, one_line, raise_on_sigterm
 from .runner import JobFailed, run
 
 
@@ -54,24 +59,87 @@ def refusal_line(e: HydraException) -> str:
     return text
 
 
+def _caused_by_os_error(e: BaseException) -> bool:
+    while e is not None:
+        if isinstance(e, OSError):
+            return True
+        e = e.__cause__ or e.__context__
+    return False
+
+
+def guard_job_folders() -> None:
+    """Make a job whose folder Hydra cannot make or write fail alone, in one line.
+
+    Hydra makes the job's folder, its log file and its .hydra/ copies before it calls the task
+    function, and an OSError there ended the whole sweep with a traceback. The jobs of the
+    basic launcher and of a single run go through Hydra's `run_job`; wrapped, such a job is counted failed (it has no record: its folder is what failed)
+    and the next one runs. An exception of the task function never reaches this wrapper
+    (run_job keeps it in the job's return)."""
+    from hydra._internal import hydra as hydra_internal
+    from hydra._internal.core_plugins import basic_launcher
+    from hydra.core import utils as hydra_utils
+    from hydra.core.utils import JobReturn, JobStatus
+
+    def guarded(run_job: Callable) -> Callable:
+        if getattr(run_job, "guarded", False):
+            return run_job
+
+        def run_job_or_fail(task_function: Callable, config: DictConfig, *args, **kwargs) -> JobReturn:
+            try:
+                return run_job(task_function, config, *args, **kwargs)
+            except Exception as e:
+                if not _caused_by_os_error(e):
+                    raise
+                folder = config.hydra.runtime.get("output_dir")
+                while e.__cause__ is not None:
+                    e = e.__cause__  # logging's "Unable to configure handler" names the OSError as its cause
+                # Hydra's logging may be half set up here: straight to stderr
+                print(f"job {','.join(config.hydra.overrides.task)}: FAILED: its folder {folder} cannot be "
+                      f"written ({type(e).__name__}: {getattr(e, 'strerror', None) or e}); no record",
+                      file=sys.stderr)
+                sweep.OUTCOME.failed_jobs += 1
+                return JobReturn(status=JobStatus.COMPLETED, _return_value=None)
+
+        run_job_or_fail.guarded = True  # type: ignore[attr-defined]
+        return run_job_or_fail
+
+    # Hydra's plugin scan loads basic_launcher's module again, which then imports core.utils' run_job
+    for module in (hydra_utils, hydra_internal, basic_launcher):
+        module.run_job = guarded(module.run_job)
+
+
+def _hydra_s_own(e: BaseException) -> bool:
+    """Whether an exception was raised inside Hydra (its command line: `-m --cfg job`)."""
+    tb = e.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb is not None and "hydra" in Path(tb.tb_frame.f_code.co_filename).parts
+
+
 def main(hydra_main: Callable[[], None]) -> int:
     """Run `hydra_main` (run.py's @hydra.main function) and return the exit status."""
     full_error = os.environ.get("HYDRA_FULL_ERROR") == "1"
     os.environ["HYDRA_FULL_ERROR"] = "1"
     raise_on_sigterm()
+    guard_job_folders()
     try:
         hydra_main()
     except (KeyboardInterrupt, Terminated) as e:
         by = "Ctrl-C" if isinstance(e, KeyboardInterrupt) else str(e)
         print(f"stopped by {by}: the job in progress is recorded as failed; "
               "run again with resume=true to finish", file=sys.stderr)
-        return 130 if isinstance(e, KeyboardInterrupt) else 143
-    except sweep.SweepLocked as e:
+        return 130 if isinstance(e, KeyboardInterrupt) else 128 + e.signum
+    except sweep.SweepRefused as e:
         print(e, file=sys.stderr)
         return 1
     except HydraException as e:
         if full_error:
             raise
         print(refusal_line(e), file=sys.stderr)
+        return 1
+    except ValueError as e:  # Hydra's own word on its command line, e.g. `-m --cfg job`
+        if full_error or not _hydra_s_own(e):
+            raise
+        print(one_line(e).removeprefix("ValueError: "), file=sys.stderr)
         return 1
     return sweep.exit_code()

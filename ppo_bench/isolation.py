@@ -46,11 +46,21 @@ EXIT_WAIT_S = 30.0
 
 
 class Terminated(BaseException):
-    """SIGTERM as an exception (what `timeout`, `scancel` and a SLURM time limit send).
+    """SIGTERM as an exception (what `timeout`, `scancel` and a SLURM time limit send), and SIGHUP
+    (the terminal closed), whose default action also ended the sweep with no record, no summary
+    and a stale lock. The message is the signal's name.
 
     A BaseException, like KeyboardInterrupt, so no `except Exception` swallows it
     and Hydra stops the sweep rather than going on to the next job.
     """
+
+    @property
+    def signum(self) -> int:
+        return signal.Signals.__members__.get(str(self), signal.SIGTERM).value
+
+
+HANDLED = (signal.SIGTERM, signal.SIGHUP)
+"""The signals that raise Terminated."""
 
 
 def one_line(e: BaseException) -> str:
@@ -64,9 +74,10 @@ def _raise_terminated(signum: int, frame: Any) -> None:
 
 
 def raise_on_sigterm() -> None:
-    """From now on SIGTERM raises Terminated in the main thread; by default it ends the
-    process at once, leaving neither a record nor a summary."""
-    signal.signal(signal.SIGTERM, _raise_terminated)
+    """From now on SIGTERM and SIGHUP raise Terminated in the main thread; by default they end
+    the process at once, leaving neither a record nor a summary."""
+    for signum in HANDLED:
+        signal.signal(signum, _raise_terminated)
 
 
 @contextmanager
@@ -83,18 +94,20 @@ def _handled(signum: int, handler: Any) -> Iterator[None]:
         signal.signal(signum, previous)
 
 
-def sigterm_raises() -> Any:
+@contextmanager
+def sigterm_raises() -> Iterator[None]:
     """`raise_on_sigterm` for the duration of a job, where signals can be handled (main thread)."""
-    return _handled(signal.SIGTERM, _raise_terminated)
+    with _handled(signal.SIGTERM, _raise_terminated), _handled(signal.SIGHUP, _raise_terminated):
+        yield
 
 
 @contextmanager
 def signals_deferred() -> Iterator[None]:
-    """Hold SIGINT and SIGTERM back while a record is written; they arrive right after.
+    """Hold SIGINT, SIGTERM and SIGHUP back while a record is written; they arrive right after.
 
     A second Ctrl-C during the write would otherwise leave the job without a record.
     """
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, *HANDLED})
     try:
         yield
     finally:

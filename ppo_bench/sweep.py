@@ -60,19 +60,27 @@ def job_dir_name(overrides: str) -> str:
 OmegaConf.register_new_resolver("ppo_bench.job_dir", job_dir_name, replace=True)
 
 
-class SweepLocked(BaseException):
-    """Another live sweep writes into this folder.
+class SweepRefused(BaseException):
+    """The sweep cannot start: its folder cannot be written, or another sweep holds it (SweepLocked).
 
     A BaseException: Hydra turns a callback's Exception into a warning and goes on.
     """
 
 
+class SweepLocked(SweepRefused):
+    """Another live sweep writes into this folder."""
+
+
 def take_lock(sweep_dir: Path) -> Path:
     """Create the lock with this process's pid and host, taking over one whose process is gone."""
-    sweep_dir.mkdir(parents=True, exist_ok=True)
     path = sweep_dir / LOCK
     mine = sweep_dir / f"{LOCK}.{os.getpid()}"
-    mine.write_text(f"{os.getpid()} {socket.gethostname()}\n")
+    try:
+        sweep_dir.mkdir(parents=True, exist_ok=True)
+        mine.write_text(f"{os.getpid()} {socket.gethostname()}\n")
+    except OSError as e:  # read-only, full, a file in the way: no job could write its record either
+        raise SweepRefused(f"hydra.sweep.dir={sweep_dir}: cannot write there: {type(e).__name__}: "
+                           f"{e.strerror or e}") from None
     try:
         for _ in range(3):
             try:

@@ -123,11 +123,12 @@ def session_processes(sid: int) -> list[int]:
 
 
 # Ctrl-C reaches the whole process group; SIGTERM and SIGKILL the sweep's process alone (as
-# `kill PID` does), so its job process must be ended by it, or end itself when it dies.
-SIGNALS = [(signal.SIGINT, True), (signal.SIGTERM, False), (signal.SIGKILL, False)]
+# `kill PID` does), so its job process must be ended by it, or end itself when it dies. SIGHUP (the
+# terminal closed) is handled as SIGTERM.
+SIGNALS = [(signal.SIGINT, True), (signal.SIGTERM, False), (signal.SIGKILL, False), (signal.SIGHUP, False)]
 
 
-@pytest.mark.parametrize("sig,group", SIGNALS, ids=["ctrl-c", "sigterm", "kill"])
+@pytest.mark.parametrize("sig,group", SIGNALS, ids=["ctrl-c", "sigterm", "kill", "sighup"])
 def test_an_interrupted_sweep_leaves_whole_files_and_no_process(tmp_path, sig, group):
     # job 0 is short; job 1 (2000 reps: far longer than the 5 s it gets) is still running when the signal comes
     cmd = [sys.executable, "run.py", "-m", f"hydra.sweep.dir={tmp_path}", *TINY, "schedule.reps=1,2000"]
@@ -156,10 +157,12 @@ def test_an_interrupted_sweep_leaves_whole_files_and_no_process(tmp_path, sig, g
     if sig == signal.SIGKILL:  # killed outright: no file rather than half of one
         assert long_ == []
     else:  # the runner saw KeyboardInterrupt or Terminated and said so, and the sweep stopped
-        error = {signal.SIGINT: "KeyboardInterrupt", signal.SIGTERM: "Terminated: SIGTERM"}[sig]
+        error = {signal.SIGINT: "KeyboardInterrupt", signal.SIGTERM: "Terminated: SIGTERM",
+                 signal.SIGHUP: "Terminated: SIGHUP"}[sig]
         assert len(long_) == 1 and long_[0]["status"] == "failed" and long_[0]["error"] == error
         assert error in (tmp_path / "summary" / "table.md").read_text()  # collected on the way out
         assert proc.returncode == 128 + sig and "Traceback" not in output
+        assert not (tmp_path / ".sweep.lock").exists()  # released on the way out
     assert not [p for p in tmp_path.rglob("result.json") if p.stat().st_size == 0]
 
 

@@ -95,3 +95,56 @@ def test_a_record_that_cannot_be_written_fails_the_job_in_one_line(tmp_path, not
     with pytest.raises(runner.Refused, match="env.num_envs=0"):  # a refusal stays the refusal, and is logged
         runner.run(compose_config("env.num_envs=0"), output_dir=tmp_path)
     assert "record could not be written" in caplog.text
+
+
+# ---------------------------------------------------------------- the command line: one line, no traceback
+
+import os  # noqa: E402
+import signal  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from conftest import ROOT  # noqa: E402
+
+SKIPPED = ["env.num_envs=1", "mode=async", "device=cpu", "collect=false"]  # jobs that build nothing
+
+
+def command(*args: str, timeout: float = 300) -> tuple[int, list[str]]:
+    out = subprocess.run([sys.executable, "run.py", *args], cwd=ROOT, capture_output=True, text=True,
+                         timeout=timeout)
+    return out.returncode, [line for line in (out.stdout + out.stderr).splitlines() if line.strip()]
+
+
+def test_multirun_with_cfg_is_one_line():
+    code, lines = command("-m", "--cfg", "job")
+    assert code != 0 and len(lines) == 1 and "Only one of" in lines[0], lines
+
+
+def test_a_sweep_folder_that_cannot_be_made_is_one_line(tmp_path):
+    (tmp_path / "file").write_text("")
+    code, lines = command("-m", f"hydra.sweep.dir={tmp_path / 'file' / 'sweep'}", *SKIPPED)
+    assert code != 0 and len(lines) == 1, lines
+    assert lines[0].startswith(f"hydra.sweep.dir={tmp_path / 'file' / 'sweep'}: cannot write there: "), lines
+
+
+def test_a_job_folder_that_cannot_be_made_fails_that_job_not_the_sweep(tmp_path):
+    sweep_dir = tmp_path / "sweep"
+    code, _ = command("-m", f"hydra.sweep.dir={sweep_dir}", *SKIPPED, "seed=0,1")
+    assert code == 0
+    blocked = next(p.parent for p in sweep_dir.glob("*/result.json") if "seed=0" in p.parent.name)
+    later = next(p for p in sweep_dir.glob("*/result.json") if "seed=1" in p.parent.name)
+    for p in blocked.rglob("*"):
+        if p.is_file():
+            p.unlink()
+    for p in sorted(blocked.rglob("*"), reverse=True):
+        p.rmdir()
+    blocked.rmdir()
+    blocked.write_text("")  # root writes anywhere: a file in the folder's place stops it
+    later.unlink()
+    code, lines = command("-m", f"hydra.sweep.dir={sweep_dir}", *SKIPPED, "seed=0,1")
+    assert code != 0
+    assert later.exists() and json.loads(later.read_text())["status"] == "skipped"  # the sweep went on
+    assert not any("Traceback" in line for line in lines), lines
+    assert [line for line in lines if "FAILED" in line and blocked.name in line], lines
