@@ -395,3 +395,13 @@ def test_a_learning_run_whose_time_runs_out_during_set_up_fails_saying_so(tmp_pa
         run_job(tmp_path, *LEARN, "schedule.total_env_steps=1000", "schedule.max_seconds=0.01")
     record = read_result(tmp_path / "result.json")
     assert record["status"] == "failed" and "nothing was measured" in record["error"]
+
+
+def test_a_learning_run_over_ale_py_survives_a_repeated_env(tmp_path, inject):
+    """ale-py's own vector env, its 20th recv made to return an env twice: the run goes on over a new one."""
+    inject("ale_py.vector_env:AtariVectorEnv.recv:20:repeat-env")
+    record = run_job(tmp_path, *LEARN, "schedule.total_env_steps=200")
+    assert record["status"] == "ok", record["error"]
+    (fault,) = record["faults"]
+    assert "DuplicateEnvError" in fault["error"] and fault["seed"] == 4
+    assert record["learning"]["total_env_steps"] >= 200

@@ -9,6 +9,8 @@ that its n-th and later calls, counted in that process, do `action`:
     hang         never return, with SIGINT and SIGTERM blocked (as a recv stuck in C++)
     kill         die of SIGKILL (as by the OOM killer)
     return=JSON  return the JSON value instead of calling it
+    repeat-env   (a vector env's recv) at the n-th call only, the batch's info["env_id"] holds its
+                 first env twice: ale-py 0.12.1's fault on a CPU-starved machine
 
 The patch is applied when `module` is first imported, not here: at this point
 sys.path does not yet hold the script's folder (nor, in a spawned child, the
@@ -38,6 +40,12 @@ def _patch(module, path: str, nth: str, action: str) -> None:
 
     def faulty(*args, **kwargs):
         calls[0] += 1
+        if action == "repeat-env":  # the nth call only: its batch holds its first env twice
+            out = original(*args, **kwargs)
+            if calls[0] == int(nth):
+                ids = out[-1]["env_id"] = out[-1]["env_id"].copy()
+                ids[-1] = ids[0]
+            return out
         if calls[0] < int(nth):
             return original(*args, **kwargs)
         if action == "raise":
