@@ -15,7 +15,13 @@ only waits and watches:
   re-raises, so the record says why and the sweep stops;
 - a child that dies (a segfault, the OOM killer) is reported with its signal;
 - a parent that dies (SIGKILL) closes a pipe that a thread of the child
-  watches: the child exits instead of stepping on for ever.
+  watches: the child exits instead of stepping on for ever;
+- every wait on the fork server is bounded: it starts the child (the parent
+  waits `stall_timeout_s` for its answer) and reports the child's end (the
+  parent waits `SERVER_WAIT_S` after killing it). A server that does not answer
+  (stopped, stuck) is killed (it holds nothing but imports) and the next job
+  starts a new one; so no child is left that multiprocessing would wait for,
+  with no bound, as the sweep's process exits.
 
 A fresh process per job also isolates CUDA errors (an illegal memory access
 poisons a process for all its later jobs) and gives every job a fresh dynamo
@@ -43,6 +49,8 @@ STAGES = ("start-up", "setup", "loop", "closing")
 POLL_S = 0.5
 EXIT_WAIT_S = 30.0
 """How long a child that has reported may take to exit before it is killed."""
+SERVER_WAIT_S = 10.0
+"""How long the fork server may take to say how a killed child ended (or a start to give up)."""
 
 
 class Terminated(BaseException):
@@ -169,11 +177,59 @@ def _context(preload: str) -> Any:
     if stop is None:  # not in this Python: a fresh interpreter per job, as before
         return mp.get_context("spawn")
     if _server_key is not None and key != _server_key:
+        _kill_server()  # stop() alone waits for its exit with no bound: a stopped server never exits
         stop()  # a new one starts with the next child
     _server_key = key
     ctx = mp.get_context("forkserver")
     ctx.set_forkserver_preload([preload])
     return ctx
+
+
+def _kill_server() -> None:
+    """End the fork server, also a stopped or stuck one (SIGKILL): the pipes it was to answer on then
+    read as closed, and the next child starts a new server."""
+    pid = mp.forkserver._forkserver._forkserver_pid
+    if pid is not None:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def _start(ctx: Any, proc: Any, timeout: float) -> bool:
+    """Start `proc`; False when the fork server did not answer within `timeout` (it is then killed).
+
+    The start waits for the server to send the child's pid, with no bound of its own; so it runs
+    in a thread that the parent waits for, while Ctrl-C and SIGTERM still reach the parent.
+    """
+    if ctx.get_start_method() != "forkserver":  # spawn: no server to wait for
+        with _sigint_ignored():
+            proc.start()
+        return True
+    with _sigint_ignored():  # a server started now ignores Ctrl-C, and so do the children it forks
+        mp.forkserver.ensure_running()
+    failed: list[BaseException] = []
+
+    def start() -> None:
+        try:
+            proc.start()
+        except BaseException as e:  # noqa: B036 - handed to the parent's thread
+            failed.append(e)
+
+    thread = threading.Thread(target=start, name="ppo_bench-start", daemon=True)
+    thread.start()
+    try:
+        thread.join(timeout)
+    finally:  # also when Ctrl-C or SIGTERM came during the wait
+        answered = not thread.is_alive()
+        if not answered:
+            _kill_server()  # its pipe reads as closed: the start gives up
+            thread.join(SERVER_WAIT_S)
+    if not answered:
+        return False
+    if failed:
+        raise failed[0]
+    return True
 
 
 class ChildJob:
@@ -200,22 +256,22 @@ class ChildJob:
         stage, steps = ctx.Value("i", 0, lock=False), ctx.Value("q", 0, lock=False)
         proc = ctx.Process(target=_child_main, name="ppo_bench-job", args=(
             self.fn, self.args, child_end, parent_alive, stage, steps, logging.getLogger().getEffectiveLevel()))
-        with _sigint_ignored():
-            proc.start()
-        child_end.close()
-        parent_alive.close()
         reported = False
         try:
+            if not _start(ctx, proc, stall_timeout_s):
+                self.error = (f"the fork server did not start the job's process within {stall_timeout_s:g} s "
+                              "(stopped or stuck); it is started again for the next job")
+                return
+            child_end.close()
+            parent_alive.close()
             reported = self._watch(proc, messages, stage, steps, stall_timeout_s, where)
         finally:
             try:
-                proc.join(EXIT_WAIT_S if reported else 0)
-            finally:  # also when Ctrl-C comes during that wait
-                if proc.is_alive():
-                    proc.kill()
-                    proc.join(10)
-                messages.close()
-                alive.close()
+                if proc.pid is not None:
+                    _end(proc, EXIT_WAIT_S if reported else 0)
+            finally:
+                for conn in (child_end, parent_alive, messages, alive):
+                    conn.close()
         if self.result is None and self.error is None:
             code = proc.exitcode
             how = f"killed by {signal.Signals(-code).name}" if code is not None and code < 0 else f"exit code {code}"
@@ -265,6 +321,20 @@ class ChildJob:
             self.error, self.traceback = payload
             return True
         return False
+
+
+def _end(proc: Any, wait_s: float) -> None:
+    """Wait `wait_s` for the child to exit, then kill it; and when the fork server does not say how
+    it ended (stopped, stuck), kill the server too, so that the child counts as ended."""
+    try:
+        proc.join(wait_s)
+    finally:  # also when Ctrl-C comes during that wait
+        if proc.is_alive():
+            proc.kill()
+            proc.join(SERVER_WAIT_S)
+        if proc.exitcode is None:
+            _kill_server()
+            proc.join(SERVER_WAIT_S)
 
 
 class _PipeQueue:

@@ -40,3 +40,72 @@ def test_a_child_has_this_process_s_environment_cwd_and_path_as_they_are_now(mon
     assert seen["value"] == "2" and seen["cwd"] == str(tmp_path) and seen["path"][0] == str(tmp_path / "lib")
     monkeypatch.delenv("PPO_BENCH_TEST_VALUE")
     assert in_child()["value"] is None
+
+
+# A fork server that stops answering (stopped with SIGSTOP, or stuck) must not block the sweep: not
+# when a job's process is started, not when its end is waited for, not at the end of the sweep
+# (multiprocessing joins every child it has not seen end). Each test runs the job in a thread it
+# waits for with a timeout, and kills the server it stopped, so that nothing outlives it.
+
+import multiprocessing as mp  # noqa: E402
+import signal  # noqa: E402
+import threading  # noqa: E402
+import time  # noqa: E402
+
+from ppo_bench import isolation  # noqa: E402
+
+
+def _server_pid():
+    return mp.forkserver._forkserver._forkserver_pid
+
+
+def _kill(pid):
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except (ProcessLookupError, TypeError):
+        pass
+
+
+def run_bounded(job: ChildJob, stall_timeout_s: float, wait_s: float = 90) -> float:
+    """job.run in a thread; the seconds it took, or a failed test after `wait_s`."""
+    thread = threading.Thread(target=job.run, args=(stall_timeout_s, lambda stage, steps: stage), daemon=True)
+    start = time.monotonic()
+    thread.start()
+    thread.join(wait_s)
+    assert not thread.is_alive(), f"the job still waits after {wait_s} s"
+    return time.monotonic() - start
+
+
+def stop_my_server(progress) -> dict:
+    os.kill(os.getppid(), signal.SIGSTOP)  # a forked child's parent is the fork server
+    return {"server": os.getppid()}
+
+
+def test_a_fork_server_that_does_not_answer_fails_the_job_within_the_stall_timeout():
+    in_child()
+    server = _server_pid()
+    os.kill(server, signal.SIGSTOP)
+    try:
+        job = ChildJob(what_the_child_sees, "X", preload=importlib.import_module("ppo_bench.job"))
+        took = run_bounded(job, stall_timeout_s=3)
+        assert job.error == ("the fork server did not start the job's process within 3 s (stopped or stuck); "
+                             "it is started again for the next job"), job.error
+        assert took < 30
+    finally:
+        _kill(server)
+    assert in_child()["preloaded"]  # the next job gets a new server
+
+
+def test_a_fork_server_that_stops_while_a_job_runs_does_not_block_its_end(monkeypatch):
+    monkeypatch.setattr(isolation, "EXIT_WAIT_S", 1.0)
+    monkeypatch.setattr(isolation, "SERVER_WAIT_S", 1.0, raising=False)
+    job = ChildJob(stop_my_server, preload=importlib.import_module("ppo_bench.job"))
+    try:
+        took = run_bounded(job, stall_timeout_s=30)
+        assert job.error is None and job.result["server"] > 0
+        assert took < 30
+        # the sweep's end joins every child multiprocessing has not seen end: none may be left
+        assert [p for p in mp.active_children() if p.name == "ppo_bench-job"] == []
+    finally:
+        _kill(job.result and job.result["server"])
+    assert in_child()["preloaded"]
