@@ -45,6 +45,12 @@ paired round by round on those two loops: the answer whatever loop each serves b
 loops are picked on the same reps the ratio is computed from, which favours slightly the backend
 that ran more loops; its chart arrays name the two loops at each num_envs.
 
+Each loop row is also held to the bound of its design (bounds): where every env waits for its
+own batch with nothing to overlap it (one batch, or batches with no more envs than emulator
+threads and cores), the chain bound 1 / (1/env probe + 1/(groups x agent probe)), capped by the
+limit; else the limit, min over the probes. table.csv says which (`bound_kind`) and why
+(`bound_why`), with the efficiency against it, pooled and paired by round.
+
 Jobs run with `schedule.profile=true` also give a table of where the loop
 step's time goes (phases.csv, and a section of table.md), averaged over rounds.
 
@@ -81,7 +87,8 @@ The package has one module per section of the summary, each with its statistics,
 of table.md and its files, and each importing only the modules listed before it: load (find
 and read the result files; what cannot be used; the Collection), common (what several
 sections share: mode order, pooled reps, round pairing, table cells), limits (the probes'
-bound and each loop's efficiency), throughput (table.csv, the speed-ups, the chart arrays
+bound and each loop's efficiency), bounds (the bound each loop's design holds it to: the chain
+of an env waiting for its batch, or the limit), throughput (table.csv, the speed-ups, the chart arrays
 and throughput.png per group), side_by_side (backends.csv, runtimes.csv, side_by_side.*),
 phases (phases.csv), learning (returns.*), integrity (what was not used or not trusted),
 baseline (regressions against --baseline), report (the sections in order, table.md, the

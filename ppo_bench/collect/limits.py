@@ -33,6 +33,19 @@ def build(c: Collection) -> None:
     _paired_efficiency(c.table, c.jobs)
 
 
+def probe_means(table: pd.DataFrame) -> pd.DataFrame:
+    """Per row of `table`, each probe's pooled mean at the row's groups and num_envs (a column per
+    probe, in `table`'s order); NaN where that probe was not measured there, or where two variants of
+    it differ in another mode key (no one bound)."""
+    keys = ["group", "groups", "num_envs"]
+    found = table[keys]
+    for name in probes():
+        rows = table.loc[table["mode_name"] == name, keys + ["mean"]]
+        rows = rows[~rows.duplicated(keys, keep=False)]  # probes that differ in another mode key: no one bound
+        found = found.merge(rows.rename(columns={"mean": name}), on=keys, how="left")
+    return found[list(probes())].set_axis(table.index)
+
+
 def _limits(table: pd.DataFrame) -> None:
     """limit = min over the probes, serial = 1 / (sum of 1/probe), both at the row's groups.
 
@@ -40,20 +53,29 @@ def _limits(table: pd.DataFrame) -> None:
     g measures other batch sizes, so where one is missing the limit stays empty and
     `limit_missing` names the probe.
     """
-    keys = ["group", "groups", "num_envs"]
-    found = table[keys]
-    for name in probes():
-        rows = table.loc[table["mode_name"] == name, keys + ["mean"]]
-        rows = rows[~rows.duplicated(keys, keep=False)]  # probes that differ in another mode key: no one bound
-        found = found.merge(rows.rename(columns={"mean": name}), on=keys, how="left")
+    found = probe_means(table)
     sides = [found[name].to_numpy() for name in probes()]
     table["limit"] = np.minimum.reduce(sides)  # NaN where any is missing
     table["serial"] = 1 / sum(1 / side for side in sides)
     table["efficiency"] = (table["mean"] / table["limit"]).where(~table["mode_name"].isin(probes()))
     table["limit_missing"] = [" and ".join(f"{p} groups={g}" for p in probes() if pd.isna(m[p]))
-                              for m, g in zip(found[list(probes())].to_dict("records"), table["groups"])]
+                              for m, g in zip(found.to_dict("records"), table["groups"])]
     table["limit_probe"] = [min(probes(), key=lambda p: m[p]) if pd.notna(lim) else ""  # the slower side
-                            for m, lim in zip(found[list(probes())].to_dict("records"), table["limit"])]
+                            for m, lim in zip(found.to_dict("records"), table["limit"])]
+
+
+def loop_rounds(jobs: pd.DataFrame) -> dict:
+    """Per (group, mode, num_envs), each round's pooled mean, by round (`ROUND`)."""
+    return {k: {rnd: pooled_mean(r) for rnd, r in s.groupby(ROUND)}
+            for k, s in jobs.groupby(["group", "mode", "num_envs"])}
+
+
+def probe_rounds(jobs: pd.DataFrame) -> dict:
+    """Each probe's pooled mean per round, keyed (group, probe, groups, num_envs, *round): by mode name
+    and groups, as `probe_means` matches probes; where two probe variants share those, `probe_means`
+    left the bound empty and the row is passed over."""
+    return {k: pooled_mean(s) for k, s in jobs[jobs["mode_name"].isin(probes())].groupby(
+        ["group", "mode_name", "groups", "num_envs", *ROUND])}
 
 
 def _paired_efficiency(table: pd.DataFrame, jobs: pd.DataFrame) -> None:
@@ -64,12 +86,7 @@ def _paired_efficiency(table: pd.DataFrame, jobs: pd.DataFrame) -> None:
     The pooled efficiency divides means taken minutes apart; on a machine that drifts 5-15% the
     per-round quotient of back-to-back jobs is what says whether a loop reaches its limit.
     """
-    loops = {k: {rnd: pooled_mean(r) for rnd, r in s.groupby(ROUND)}
-             for k, s in jobs.groupby(["group", "mode", "num_envs"])}
-    # keyed by mode name and groups as `_limits` matches probes; where two probe variants share
-    # those, `_limits` left the limit empty and the row is passed over below
-    bounds = {k: pooled_mean(s) for k, s in jobs[jobs["mode_name"].isin(probes())].groupby(
-        ["group", "mode_name", "groups", "num_envs", *ROUND])}
+    loops, bounds = loop_rounds(jobs), probe_rounds(jobs)
     cols = {c: [] for c in ("efficiency_paired", "efficiency_lo", "efficiency_hi", "efficiency_rounds")}
     for r in table.itertuples():
         ratios = []

@@ -193,7 +193,7 @@ def _job(path: Path, rec: dict) -> dict:
         "game": rec["game"], "agent": rec["agent"], "device": flat["device"],
         "backend": flat["env.backend"], "runtime": flat["agent.runtime"],
         "gpu": rec["provenance"].get("gpu"), "host": rec["provenance"].get("host"),
-        "cpus": rec["provenance"].get("cpu_count"),
+        "cpus": rec["provenance"].get("cpu_count"), "num_threads": _num_threads(rec),
         "schedule": rec["config"].get("schedule"), "finished_at": timing.get("finished_at"),
         "start": _seconds(timing.get("measure_started_at")), "end": _seconds(timing.get("measure_finished_at")),
         "run_start": run[0], "run_end": run[1],
@@ -204,6 +204,15 @@ def _job(path: Path, rec: dict) -> dict:
         "learning": results.stopped_learning(rec) if stopped else results.check_learning(rec.get("learning")),
         "stopped": rec["error"] if stopped else None,
     }
+
+
+def _num_threads(rec: dict) -> Optional[int]:
+    """The emulator threads the job used (the record's own field: env.num_threads or the default it
+    resolved to); None for a job without emulators and for files from before the field."""
+    value = rec.get("num_threads")
+    if value is not None and (type(value) is not int or value < 1):
+        raise ValueError(f"num_threads: {value!r}, expected a positive integer or null")
+    return value
 
 
 def name_groups(jobs: pd.DataFrame) -> None:

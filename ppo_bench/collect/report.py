@@ -2,8 +2,8 @@
 
 Each section computes its part into the Collection, gives its part of table.md and writes its
 own files; this module decides only the order. The sections build in the order their columns
-appear in table.csv (throughput's rows, then the side-by-side tables, the limits, the integrity
-flags; phases and learning apart), and table.md reads throughput (with the limits in its tables),
+appear in table.csv (throughput's rows, then the side-by-side tables, the limits and bounds, the integrity
+flags; phases and learning apart), and table.md reads throughput (with the limits and bounds in its tables),
 side by side, phases, learning, integrity, then the baseline. Each section's write returns the
 files it wrote; they go into the out dir's manifest (MANIFEST), and a later collection into that
 dir deletes those files (as written, unchanged) and nothing else (`remove_earlier`). Writing
@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 from typing import Optional
 
-from . import baseline, integrity, learning, limits, phases, side_by_side, throughput
+from . import baseline, bounds, integrity, learning, limits, phases, side_by_side, throughput
 from .common import can_plot
 from .load import CollectError, Collection, load_jobs
 
@@ -43,6 +43,7 @@ def build(paths: list[Path], compare_with: Optional[Path] = None) -> Collection:
         throughput.build(c)
         side_by_side.build(c)
         limits.build(c)
+        bounds.build(c)
         integrity.build(c, records)
         phases.build(c)
     learning.build(c)  # a learning run that stopped part-way counts even when nothing finished

@@ -24,7 +24,7 @@ import pandas as pd
 
 from .. import results, stats
 from ..registry import MODES
-from . import limits
+from . import bounds, limits
 from .common import (camel, decimals, interval, md_table, mode_order, paired, pooled, probes,
                      ratio_cell, round_ratios, sort_modes, to_json)
 from .load import SINGLE_GROUP, Collection
@@ -57,14 +57,15 @@ def summarise(jobs: pd.DataFrame) -> pd.DataFrame:
         rows.append({
             "group": group, "identity": first["identity"], "mode": mode, "mode_name": first["mode_name"],
             "groups": first["groups"], "num_envs": n, "backend": first["backend"], "runtime": first["runtime"],
-            "algo": first["algo"],
+            "algo": first["algo"], "num_threads": first["num_threads"],
             "mean": s["mean"], "ci95": s["ci95"],
             "lo": s["lo"], "hi": s["hi"], "n": s["n"], "jobs": len(sub), "cv": s["cv"],
             "noisy": s["cv"] is not None and s["cv"] > NOISY_CV,
             "frames_per_s": s["mean"] * first["frameskip"] if first["frameskip"] else np.nan,
             "reps": json.dumps(reps),
         })
-    return sort_modes(pd.DataFrame(rows), ["group", "mode", "num_envs"])
+    table = sort_modes(pd.DataFrame(rows), ["group", "mode", "num_envs"])
+    return table.astype({"num_threads": "Int64"}) if not table.empty else table  # null: no emulators, or not recorded
 
 
 def _speedups(table: pd.DataFrame, jobs: pd.DataFrame) -> list[str]:
@@ -102,7 +103,8 @@ def markdown(c: Collection) -> list[str]:
             lines += [f"## {g}", ""]
         lines += _group_markdown(c.table[c.table["group"] == g]) + [""]
     ns = sorted(c.table["n"].unique())
-    return lines + [FOOTER.format(n=ns[0] if len(ns) == 1 else f"{ns[0]}-{ns[-1]}") + limits.footer(c.table), ""]
+    return (lines + [FOOTER.format(n=ns[0] if len(ns) == 1 else f"{ns[0]}-{ns[-1]}") + limits.footer(c.table), ""]
+            + bounds.footer(c.table))
 
 
 def _group_markdown(t: pd.DataFrame) -> list[str]:
@@ -123,7 +125,7 @@ def _group_markdown(t: pd.DataFrame) -> list[str]:
         row += [ratio_cell(get(m).paired_speedup, get(m).paired_lo, get(m).paired_hi) if get(m) else ""
                 for m in paired_modes]
         rows.append(row + limit_cells[n])
-    return md_table(header, rows) + limits.notes(t)
+    return md_table(header, rows) + limits.notes(t) + bounds.markdown(t)
 
 
 def _mean_cell(r) -> str:

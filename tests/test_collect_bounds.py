@@ -1,0 +1,151 @@
+"""The collector's bound per design: the chain bound of loops whose envs each wait for their batch,
+the limit of the others, which one a row is held to and why, and the efficiency against it.
+
+Figures worked out here by hand from the probes (env_only E, agent_only A at the row's groups g):
+chain = 1 / (1/E + 1/(g*A)), limit = min(E, A).
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from ppo_bench import results
+from ppo_bench.collect import collect
+from test_collect import paired_log, row, write
+
+
+def job(root, name, mode, n, groups, reps, num_threads=..., **kw):
+    """A result file with the record's own num_threads (the emulator threads the job used; None for
+    agent_only); `...` leaves the field out, as files from before it was loaded."""
+    path = write(root, name, mode=mode, n=n, groups=groups, reps=reps, **kw)
+    if num_threads is not ...:
+        rec = json.loads(path.read_text())
+        rec["num_threads"] = num_threads
+        results.write_atomic(path, rec)
+    return path
+
+
+def chain(e, a, g):
+    return 1 / (1 / e + 1 / (g * a))
+
+
+CELLS = [  # mode, num_envs, groups, throughput, num_threads
+    ("env_only", 8, 1, 400.0, 8), ("agent_only", 8, 1, 200.0, None),
+    ("step", 8, 1, 100.0, 8), ("sendrecv", 8, 1, 120.0, 8),
+    # async, 8 envs on 8 threads: each env has a thread of its own and waits for its batch
+    ("env_only", 8, 2, 400.0, 8), ("agent_only", 8, 2, 600.0, None), ("async", 8, 2, 240.0, 8),
+    # async, 64 envs on 16 threads: the cores are the bottleneck and batches overlap
+    ("env_only", 64, 4, 2000.0, 16), ("agent_only", 64, 4, 3000.0, None), ("async", 64, 4, 1800.0, 16),
+    # a chain design whose chain is above the agent's own rate: the agent alone is slower
+    ("env_only", 16, 4, 4000.0, 16), ("agent_only", 16, 4, 1000.0, None), ("async", 16, 4, 900.0, 16),
+]
+
+
+def test_chain_bound_and_which_bound_a_row_is_held_to(tmp_path):
+    for mode, n, g, thr, threads in CELLS:
+        job(tmp_path, f"{mode}{n}g{g}", mode, n, g, [thr, thr], num_threads=threads, cpus=16)
+    c = collect([tmp_path], plot=False)
+
+    step, sr = row(c, "step", 8), row(c, "sendrecv", 8)
+    assert step["chain"] == pytest.approx(chain(400, 200, 1)) == pytest.approx(step["serial"])  # g=1: today's serial
+    assert (step["bound"], step["bound_kind"]) == (pytest.approx(chain(400, 200, 1)), "chain")
+    assert "one batch" in step["bound_why"]
+    assert step["bound_efficiency"] == pytest.approx(100 / chain(400, 200, 1))
+    assert sr["bound_efficiency"] == pytest.approx(120 / chain(400, 200, 1))
+    assert (step["limit"], step["efficiency"]) == (200, 0.5)  # today's columns unchanged
+
+    a8 = row(c, "async[groups=2]", 8)
+    assert a8["num_threads"] == 8
+    assert (a8["chain"], a8["bound"], a8["bound_kind"]) == (pytest.approx(300.0), pytest.approx(300.0), "chain")
+    assert "num_envs 8 <= num_threads 8" in a8["bound_why"]
+    assert a8["bound_efficiency"] == pytest.approx(0.8) and a8["efficiency"] == 0.6
+
+    a64 = row(c, "async[groups=4]", 64)
+    assert a64["chain"] == pytest.approx(chain(2000, 3000, 4))  # reported, but not the row's bound
+    assert (a64["bound"], a64["bound_kind"], a64["bound_efficiency"]) == (2000, "limit", pytest.approx(0.9))
+    assert "num_envs 64 > num_threads 16" in a64["bound_why"] and "overlap" in a64["bound_why"]
+
+    a16 = row(c, "async[groups=4]", 16)  # chain 2000 over the limit 1000: the limit binds
+    assert a16["chain"] == pytest.approx(2000.0)
+    assert (a16["bound"], a16["bound_kind"], a16["bound_efficiency"]) == (1000, "limit", pytest.approx(0.9))
+    assert "above the limit" in a16["bound_why"]
+
+    probe = row(c, "env_only[groups=1]", 8)  # a probe is a bound, held to none
+    assert np.isnan(probe["bound"]) and probe["bound_kind"] == "" and np.isnan(probe["bound_efficiency"])
+
+
+def test_without_num_threads_or_probes_no_chain_claim(tmp_path):
+    """An async row from a file without num_threads cannot say each env had a thread: the limit, said
+    so; a row without its probes has no bound at all."""
+    for mode, n, g, thr in [("env_only", 8, 2, 400.0), ("agent_only", 8, 2, 600.0), ("async", 8, 2, 240.0),
+                            ("step", 16, 1, 100.0)]:
+        job(tmp_path, f"{mode}{n}g{g}", mode, n, g, [thr])
+    c = collect([tmp_path], plot=False)
+    a = row(c, "async", 8)
+    assert pd.isna(a["num_threads"])
+    assert (a["bound"], a["bound_kind"]) == (400, "limit") and "num_threads not recorded" in a["bound_why"]
+    s = row(c, "step", 16)
+    assert np.isnan(s["chain"]) and np.isnan(s["bound"]) and s["bound_kind"] == ""
+
+
+def test_more_envs_than_cores_is_no_chain_even_with_a_thread_each(tmp_path):
+    """env.num_threads set above the cores: every env has a thread, but threads share cores, which are
+    then the bottleneck: the limit."""
+    for mode, thr, threads in [("env_only", 400.0, 8), ("agent_only", 600.0, None), ("async", 240.0, 8)]:
+        job(tmp_path, mode, mode, 8, 2, [thr], num_threads=threads, cpus=4)
+    a = row(collect([tmp_path], plot=False), "async", 8)
+    assert a["bound_kind"] == "limit" and "num_envs 8 > 4 cores" in a["bound_why"]
+
+
+def test_bound_efficiency_paired_by_round(tmp_path):
+    """Per round the loop over that round's bound, computed from that round's probes."""
+    env = {0: 400.0, 1: 240.0, 2: 320.0}
+    agent = {0: 200.0, 1: 300.0, 2: 250.0}
+    share = {0: 0.9, 1: 0.8, 2: 0.85}
+    for r in env:
+        bound = chain(env[r], agent[r], 1)
+        job(tmp_path, f"e{r}", "env_only", 8, 1, [env[r]], num_threads=8, round=r)
+        job(tmp_path, f"a{r}", "agent_only", 8, 1, [agent[r]], num_threads=None, round=r)
+        job(tmp_path, f"s{r}", "step", 8, 1, [share[r] * bound], num_threads=8, round=r)
+    s = row(collect([tmp_path], plot=False), "step", 8)
+    p, lo, hi = paired_log(list(share.values()))
+    assert (s["bound_efficiency_paired"], s["bound_efficiency_lo"], s["bound_efficiency_hi"]) == (
+        pytest.approx(p), pytest.approx(lo), pytest.approx(hi))
+    assert s["bound_efficiency_rounds"] == 3
+
+
+def test_table_md_names_each_rows_bound_and_explains_the_two_ceilings(tmp_path, capsys):
+    for mode, n, g, thr, threads in CELLS:
+        job(tmp_path, f"{mode}{n}g{g}", mode, n, g, [thr, thr], num_threads=threads, cpus=16)
+    c = collect([tmp_path], plot=False)
+    out = capsys.readouterr().out
+    assert "| num_envs | mode | num_threads | limit | chain | bound | eff vs bound | why |" in out
+    assert f"| 8 | step | 8 | 200 | {chain(400, 200, 1):.0f} | chain | 75% | one batch" in out
+    assert "| 8 | async[groups=2] | 8 | 400 | 300 | chain | 80% | " in out
+    assert "| 64 | async[groups=4] | 16 | 2000 | 1714 | limit | 90% | " in out
+    assert ("two ceilings: chain = 1 / (1/env_only + 1/(groups x agent_only)) where every env waits for its "
+            "own batch") in out
+    assert "else limit = min(env_only, agent_only)" in out
+    assert (tmp_path / "summary" / "table.csv").read_text().splitlines()[0].count("bound_efficiency") == 5
+    assert c.table.loc[c.table["mode"] == "step", "bound_kind"].item() == "chain"
+
+
+def test_no_bounds_table_without_probes(tmp_path):
+    write(tmp_path, "s", mode="step", reps=[100.0, 100.0])
+    c = collect([tmp_path], plot=False)
+    assert c.table["bound"].isna().all() and "chain" not in c.markdown
+
+
+def test_a_loop_faster_than_its_bound_is_flagged(tmp_path, capsys):
+    """Within its limit (100%) but beyond its chain bound: said so in its own words (the limit's flag
+    stays the limit's)."""
+    for mode, thr in (("step", 100.0), ("env_only", 100.0), ("agent_only", 400.0)):
+        job(tmp_path, mode, mode, 8, 1, [thr, thr], num_threads=None if mode == "agent_only" else 8)
+    s = row(collect([tmp_path], plot=False), "step", 8)
+    assert (s["efficiency"], s["bound_kind"], s["bound_efficiency"]) == (1.0, "chain", pytest.approx(1.25))
+    out = capsys.readouterr().out
+    assert "| 125% (beat its bound) | one batch" in out and "over 100%" not in out
