@@ -77,6 +77,10 @@ class AgentConfig:
     """ppo: gradients are clipped to this global norm; > 0."""
     anneal_lr: bool = True
     """ppo with schedule.total_env_steps: the step size falls linearly to 0 over the run."""
+    overlap: bool = False
+    """The update on rollout k runs on a CUDA stream of its own while the loop collects rollout k+1
+    with the parameters from before that update (one update behind, always; Cleanba's overlap);
+    false: the reference's, acting with the parameters the last update wrote."""
 
 
 @dataclass
@@ -266,6 +270,12 @@ def validate(cfg: Any) -> None:
     if mode.in_one_batch and cfg.mode.groups == 1:
         raise NotApplicable(f"mode.groups=1: {mode.name} in one batch is {mode.in_one_batch}; "
                             f"use mode={mode.in_one_batch} or groups >= 2")
+    if cfg.agent.overlap and not algo.overlaps:
+        raise NotApplicable(f"agent.overlap=true: agent.algo={algo.name}'s update reads the rollout slots the next "
+                            f"rollout writes; allowed with agent.algo={' or '.join(ALGOS.names(overlaps=True))}")
+    if cfg.agent.overlap and not runtime.overlaps:
+        raise NotApplicable(f"agent.overlap=true: agent.runtime={runtime.name} does not run the update on a stream "
+                            f"of its own; allowed with agent.runtime={' or '.join(RUNTIMES.names(overlaps=True))}")
     if learning and mode.kind != "loop":
         raise NotApplicable(f"mode.name={cfg.mode.name}: a learning run needs emulators and an agent; "
                             f"allowed: {', '.join(MODES.names(kind='loop'))}")

@@ -67,6 +67,8 @@ class Runtime(Entry):
     """Compiles or captures in its first loop steps: a short warm-up lets that into the timed steps."""
     old_compile_flag: Optional[bool] = None
     """What `agent.compile` (true or false), the key before agent.runtime, meant in old result files."""
+    overlaps: bool = False
+    """Can run the update on a stream of its own beside the next rollout (agent.overlap)."""
 
 
 @dataclass(frozen=True)
@@ -93,6 +95,9 @@ class Algo(Entry):
     """Can make a learning run (schedule.total_env_steps)."""
     clips_rewards_itself: bool = False
     """Wants the emulators' unclipped rewards (it sums them into episode returns and clips for training)."""
+    overlaps: bool = False
+    """Keeps the rollout an update trains on apart from the one being collected, so the update can
+    run beside the next rollout, acting one update behind (agent.overlap)."""
 
 
 E = TypeVar("E", bound=Entry)
@@ -158,8 +163,9 @@ BACKENDS: Registry[Backend] = Registry(
 RUNTIMES: Registry[Runtime] = Registry(
     "agent.runtime",
     Runtime("compiled", "ppo_bench.runtimes:Compiled", builds_in_warmup=True, old_compile_flag=True),
-    Runtime("graphed", "ppo_bench.runtimes:Graphed", needs_cuda=True, pinned_upload=True, builds_in_warmup=True),
-    Runtime("eager", "ppo_bench.runtimes:Eager", old_compile_flag=False),
+    Runtime("graphed", "ppo_bench.runtimes:Graphed", needs_cuda=True, pinned_upload=True, builds_in_warmup=True,
+            overlaps=True),
+    Runtime("eager", "ppo_bench.runtimes:Eager", old_compile_flag=False, overlaps=True),
 )
 
 MODES: Registry[Mode] = Registry(
@@ -176,7 +182,7 @@ MODES: Registry[Mode] = Registry(
 ALGOS: Registry[Algo] = Registry(
     "agent.algo",
     Algo("reference", "ppo_bench.algos.reference:Reference"),
-    Algo("ppo", "ppo_bench.algos.ppo:PPO", learns=True, clips_rewards_itself=True),
+    Algo("ppo", "ppo_bench.algos.ppo:PPO", learns=True, clips_rewards_itself=True, overlaps=True),
 )
 
 AXES = (BACKENDS, RUNTIMES, MODES, ALGOS)

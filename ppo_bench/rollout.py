@@ -30,13 +30,15 @@ import numpy as np
 class RolloutIndex:
     """Per-env counts of acted steps and rollout starts, and the flat rows (row * num_envs + env) they map to."""
 
-    def __init__(self, num_steps: int, num_envs: int, batches: int = 1):
+    def __init__(self, num_steps: int, num_envs: int, batches: int = 1, live: int = 1):
+        """`live`: rollouts kept at once (2 when an update trains on one while the next is collected:
+        the ring doubles, and each rollout still ends before 2 x num_steps rows)."""
         self.num_steps, self.num_envs = num_steps, num_envs
-        self.ring = 2 * num_steps
+        self.ring = 2 * num_steps * live
         self.trash = self.ring * num_envs
         self.samples = num_steps * num_envs  # transitions per update
         # Between two checks of `due` an env acts at most once per batch of the loop step.
-        self.full = self.ring - batches
+        self.full = 2 * num_steps - batches
         self.acted = np.zeros(num_envs, dtype=np.int64)  # steps acted per env since the start
         self.base = np.zeros(num_envs, dtype=np.int64)  # first step of each env's rollout
 

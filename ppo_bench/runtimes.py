@@ -16,6 +16,14 @@ graphed):
             as another: two graph launches where the others launch hundreds of
             kernels from one Python thread, which at 1 to 64 envs is what
             bounds the loop.
+
+With `agent.overlap` (eager and graphed) the update on rollout k runs on a
+CUDA stream of its own while the loop collects rollout k+1 with the acting
+copy of the parameters (algos.Algorithm.acting), which catches up with the
+trained ones at the next rollout boundary, once the update's event has
+completed: the loop acts one update behind, always, as Cleanba's actor does,
+and the emulators no longer wait for the update. On the CPU there are no
+streams: the update runs in line, still one update behind.
 """
 
 from __future__ import annotations
@@ -54,6 +62,11 @@ class Eager:
         self.device = algo.device
         self._cuda = self.device.type == "cuda"
         self._actions_host = torch.zeros(algo.spec.batch_size, dtype=torch.int64, pin_memory=self._cuda)
+        self.overlap = bool(algo.cfg.overlap)
+        overlapped = self.overlap and self._cuda
+        self._update_stream = torch.cuda.Stream() if overlapped else None
+        self._updated = torch.cuda.Event() if overlapped else None
+        self._in_flight = False
 
     @property
     def updates(self) -> int:
@@ -100,10 +113,40 @@ class Eager:
         return self.algo.update_ready()
 
     def update(self, order: Optional[torch.Tensor] = None) -> None:
-        """The update over the whole rollout in `order` (drawn on the device when not given)."""
-        self.algo.prepare_update()
-        self.algo.update_step(self.algo.new_order() if order is None else order)
+        """The update over the whole rollout in `order` (drawn on the device when not given).
+
+        With agent.overlap: first the acting parameters catch up with the last update (the host
+        waits for its event: a rollout takes longer than an update, so it has ended), then this one
+        is launched on the update stream after what the loop has queued (the rollout's rows, the
+        catch-up) and runs beside the next rollout.
+        """
+        if not self.overlap:
+            self.algo.prepare_update()
+            self._launch(order)
+            self.algo.finish_update()
+            return
+        self.wait_for_update()
+        self.algo.catch_up()
+        if self._update_stream is None:  # CPU: in line
+            self.algo.prepare_update()
+            self._launch(order)
+        else:
+            self._update_stream.wait_stream(torch.cuda.current_stream())
+            with torch.cuda.stream(self._update_stream):
+                self.algo.prepare_update()
+                self._launch(order)
+                self._updated.record()
+            self._in_flight = True
         self.algo.finish_update()
+
+    def wait_for_update(self) -> None:
+        """Block until the update in flight (agent.overlap) has ended; nothing otherwise."""
+        if self._in_flight:
+            self._updated.synchronize()
+            self._in_flight = False
+
+    def _launch(self, order: Optional[torch.Tensor]) -> None:
+        self.algo.update_step(self.algo.new_order() if order is None else order)
 
 
 class Compiled(Eager):
@@ -121,7 +164,7 @@ class Compiled(Eager):
         if self.compiled:
             mode = "reduce-overhead" if self.cudagraphs else "default"
             # dynamic=False: one static shape per job, never dynamo's automatic dynamic shapes.
-            algo.policy = torch.compile(algo.net, mode=mode, fullgraph=True, dynamic=False)
+            algo.policy = torch.compile(algo.acting, mode=mode, fullgraph=True, dynamic=False)
 
     def act(self, frames: torch.Tensor, slot: int, ids: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
         if self.cudagraphs:
@@ -199,9 +242,8 @@ class Graphed(Eager):
     def store(self, frames: torch.Tensor, actions: torch.Tensor, values: torch.Tensor) -> None:
         """Nothing: the act graph stored this step."""
 
-    def update(self, order: Optional[torch.Tensor] = None) -> None:
+    def _launch(self, order: Optional[torch.Tensor]) -> None:
         algo = self.algo
-        algo.prepare_update()
         self._order.copy_(algo.new_order() if order is None else order)
         if self._update_graph is None:
             params = [p.detach().clone() for p in algo.net.parameters()]
@@ -213,7 +255,6 @@ class Graphed(Eager):
                     for value in state.values():
                         value.zero_()
         self._update_graph.replay()
-        algo.finish_update()
 
 
 def capture(body: Callable, warmup: int):

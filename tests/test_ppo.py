@@ -10,6 +10,7 @@ envs drawn at random, as ale-py's can come back in any order.
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -104,10 +105,10 @@ def ppo_cfg(**kw):
     return compose_config(*[f"agent.{k}={v}" for k, v in kw.items()]).agent
 
 
-def scripted_driver(num_envs: int, groups: int, cfg, seed: int = 0, **env_kw):
+def scripted_driver(num_envs: int, groups: int, cfg, seed: int = 0, device=CPU, **env_kw):
     envs = ScriptedVectorEnv(num_envs, num_envs // groups, seed=seed, **env_kw)
-    agent = make_agent(cfg, FRAME_SHAPE, len(envs.rewards), num_envs, CPU, num_envs // groups)
-    adapter = TorchEnvs(envs, CPU)
+    agent = make_agent(cfg, FRAME_SHAPE, len(envs.rewards), num_envs, device, num_envs // groups)
+    adapter = TorchEnvs(envs, device, uploader=agent.uploader)
     if groups == 1 and seed % 2 == 0:
         return StepDriver(adapter, agent, seed)
     return SendRecvDriver(adapter, agent, seed, groups)
@@ -222,13 +223,14 @@ def test_an_update_before_the_rollouts_are_complete_is_refused():
         driver.agent.update()
 
 
-def test_ppo_learns_the_action_that_pays():
+@pytest.mark.parametrize("overlap", [False, True], ids=["in-line", "overlap"])
+def test_ppo_learns_the_action_that_pays(overlap):
     """Action 1 pays +2, action 0 costs 3: after some updates the policy takes action 1 nearly always.
 
-    In async batches, which drift out of phase over the run.
+    In async batches, which drift out of phase over the run; with agent.overlap, acting one update behind.
     """
     torch.manual_seed(0)
-    driver = scripted_driver(8, 2, ppo_cfg(learning_rate=1e-3, num_steps=16), seed=1, length=8)
+    driver = scripted_driver(8, 2, ppo_cfg(learning_rate=1e-3, num_steps=16, overlap=overlap), seed=1, length=8)
     agent, s = driver.agent, 0
     first = None
     while agent.updates < 15:
@@ -405,3 +407,82 @@ def test_a_learning_run_over_ale_py_survives_a_repeated_env(tmp_path, inject):
     (fault,) = record["faults"]
     assert "DuplicateEnvError" in fault["error"] and fault["seed"] == 4
     assert record["learning"]["total_env_steps"] >= 200
+
+
+# --- agent.overlap: one update behind -----------------------------------------------------------
+
+def params(net) -> list[torch.Tensor]:
+    return [p.detach().clone() for p in net.parameters()]
+
+
+def same(a, b) -> bool:
+    return all(torch.equal(x, y) for x, y in zip(a, b))
+
+
+@pytest.mark.parametrize("runtime", ["eager", pytest.param("graphed", marks=needs_cuda)])
+def test_with_overlap_the_loop_acts_one_update_behind_and_stores_what_acted(runtime):
+    """Rollout k+1 is collected with the parameters from before the update on rollout k; at the next
+    boundary they catch up with that update (never with the one just launched), and the log-probs
+    stored for the ratio are those of the parameters that acted. Graphed: the update on its stream."""
+    torch.manual_seed(0)
+    device = torch.device("cuda") if runtime == "graphed" else CPU
+    driver = scripted_driver(4, 2, ppo_cfg(overlap=True, runtime=runtime), seed=2, device=device)
+    agent, algo = driver.agent, driver.agent.algo
+    assert algo.acting is not algo.net and same(params(algo.acting), params(algo.net))
+    s = fill_rollout(driver)
+    initial = params(algo.net)
+    agent.update()  # update 1, on rollout 1
+    agent.wait_for_update()
+    after_1 = params(algo.net)
+    assert not same(after_1, initial) and same(params(algo.acting), initial)  # rollout 2 acts as rollout 1 did
+    while not agent.update_due(s):
+        driver.step(s)
+        s += 1
+    rows = torch.from_numpy(rollout_rows(algo.index)).to(device)
+    b = algo.buffers
+    with torch.no_grad():  # rollout 2's stored log-probs: the acting (initial) parameters', not update 1's
+        logits, _ = algo.acting(b.obs[rows])
+    logp = torch.log_softmax(logits.float(), -1).gather(-1, b.actions[rows, None]).squeeze(-1)
+    torch.testing.assert_close(b.logprobs[rows], logp, rtol=1e-4, atol=1e-5)
+    agent.update()  # update 2: the acting parameters first catch up with update 1
+    if device.type == "cuda":
+        torch.cuda.synchronize()
+    assert same(params(algo.acting), after_1) and not same(params(algo.net), after_1)
+
+
+def test_with_overlap_the_rollout_being_trained_on_is_never_overwritten():
+    """The ring holds two rollouts: while an update trains on one, the next is written beside it."""
+    driver = scripted_driver(4, 2, ppo_cfg(overlap=True), seed=4)
+    index, s = driver.agent.algo.index, 0
+    assert index.ring == 4 * driver.agent.algo.cfg.num_steps
+    for _ in range(6):
+        s0 = s
+        while not driver.agent.update_due(s):
+            driver.step(s)
+            s += 1
+        trained = set(rollout_rows(index).tolist())
+        driver.agent.update()
+        written = set()
+        while not driver.agent.update_due(s):
+            driver.step(s)
+            written |= set(index.result_rows(np.arange(4)).tolist())
+            s += 1
+        assert not trained & written, f"rows of the rollout being trained on were written after loop step {s0}"
+
+
+@pytest.mark.parametrize("overrides, message", [
+    (["agent.algo=reference", "agent.runtime=eager"], "agent.overlap=true: agent.algo=reference's update reads"),
+    (["agent.algo=ppo", "agent.runtime=compiled"], "agent.overlap=true: agent.runtime=compiled does not run"),
+])
+def test_overlap_where_it_cannot_be_is_refused_in_one_line(overrides, message):
+    from ppo_bench.config import NotApplicable, validate
+
+    with pytest.raises(NotApplicable, match=re.escape(message)) as info:
+        validate(compose_config("agent.overlap=true", *overrides))
+    assert "\n" not in str(info.value)
+
+
+def test_a_learning_job_with_overlap_runs_and_records_it(tmp_path):
+    record = run_job(tmp_path, *LEARN, "agent.runtime=eager", "agent.overlap=true", "schedule.total_env_steps=200")
+    assert record["status"] == "ok", record["error"]
+    assert record["config"]["agent"]["overlap"] is True and record["learning"]["updates"] >= 2

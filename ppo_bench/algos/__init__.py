@@ -19,6 +19,7 @@ CUDA graph (see runtimes): no algorithm knows which runtime runs it.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import Any, Optional
 
@@ -54,6 +55,10 @@ class Algorithm:
         self.net = ActorCritic(cfg.name, spec.obs_shape, spec.num_actions, ppo_init=ppo_init).to(spec.device)
         self.policy = self.net
         """The forward pass `act` calls; a runtime may replace it (torch.compile)."""
+        self.acting = self.net
+        """The parameters that act: the trained ones, or with agent.overlap a copy one update behind."""
+        if cfg.overlap:
+            self.acting = self.policy = copy.deepcopy(self.net).requires_grad_(False)
         self.updates = 0
 
     def staging(self, shape: tuple[int, ...], dtype: torch.dtype, fill: int = 0):
@@ -82,6 +87,11 @@ class Algorithm:
 
     def prepare_update(self) -> None:
         """Host work before an update's launch."""
+
+    def catch_up(self) -> None:
+        """agent.overlap: the acting parameters become the trained ones (the last update has ended)."""
+        with torch.no_grad():
+            torch._foreach_copy_(list(self.acting.parameters()), list(self.net.parameters()))
 
     def finish_update(self) -> None:
         self.updates += 1

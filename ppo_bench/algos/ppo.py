@@ -51,7 +51,8 @@ class PPO(Algorithm):
         # A tensor step size lets a replayed update read an annealed value.
         lr = torch.tensor(cfg.learning_rate, device=spec.device) if spec.capturable else cfg.learning_rate
         self.opt = torch.optim.Adam(self.net.parameters(), lr=lr, eps=1e-5, capturable=spec.capturable)
-        self.index = RolloutIndex(cfg.num_steps, n, batches=n // b)
+        # with overlap the rollout an update trains on stays put while the next one is collected
+        self.index = RolloutIndex(cfg.num_steps, n, batches=n // b, live=2 if cfg.overlap else 1)
         self.tracker = EpisodeTracker(n)
         self.buffers = Buffers.zeros(self.index.trash + 1, spec.obs_shape, spec.device)
         # [rows to act into, rows whose results arrived]; [clipped reward, terminated, valid]
@@ -59,7 +60,7 @@ class PPO(Algorithm):
         self._results_host, self._results_np, self._results = self.staging((3, b), torch.float32)
         # [start row in the ring, length] of each env's rollout, set before each update
         self._span_host, self._span_np, self._span = self.staging((2, n), torch.int64)
-        self._window = torch.arange(self.index.ring - 1, device=spec.device)
+        self._window = torch.arange(2 * cfg.num_steps - 1, device=spec.device)  # a rollout and its bootstrap
         self._envs = torch.arange(n, device=spec.device)
         self.order_shape = (cfg.update_epochs, self.index.samples)
 
@@ -135,7 +136,7 @@ class PPO(Algorithm):
     def update_step(self, order: torch.Tensor) -> None:
         """GAE along each env's own rows, then epochs x minibatches of the clipped PPO loss.
 
-        Every env's rollout is read through a window of ring - 1 rows from its
+        Every env's rollout is read through a window of 2 x num_steps - 1 rows from its
         start (`_span`, on the device, so a replayed graph reads it whatever the
         rows): positions past its length are masked, and the row after its last
         transition holds its bootstrap value. num_steps x num_envs samples are
