@@ -10,7 +10,7 @@ only waits and watches:
 - progress: the child names its stage (start-up, setup, loop, closing) and
   bumps a shared counter on every loop step; when neither changes for
   `stall_timeout_s`, the parent kills the child: "no progress for N s in ...";
-- Ctrl-C and SIGTERM reach the parent as exceptions (the child ignores SIGINT
+- Ctrl-C, SIGTERM and SIGHUP reach the parent as exceptions (the child ignores SIGINT
   and dies of SIGTERM's default action); the parent kills the child and
   re-raises, so the record says why and the sweep stops;
 - a child that dies (a segfault, the OOM killer) is reported with its signal;
