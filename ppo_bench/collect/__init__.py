@@ -56,8 +56,8 @@ step's time goes (phases.csv, and a section of table.md), averaged over rounds.
 
 Learning runs (`agent.algo=ppo schedule=learn`: a result with a `learning` record)
 also give a Learning section of table.md (final return as the interquartile mean
-over seeds with a bootstrap interval, time to target, and configurations that differ
-only in mode compared at equal env steps), returns.csv, returns.json and two figures
+over seeds with a bootstrap interval, time to target counted from the job's start, and
+configurations that differ only in mode, or only in agent.overlap, compared at equal env steps), returns.csv, returns.json and two figures
 (returns_vs_env_steps.png, returns_vs_wall_s.png); without learning runs there are
 none of these. Files from before `agent.algo` read as "reference", today's workload.
 A learning run's seed is pooled like a round (seeds are samples of one
@@ -90,7 +90,8 @@ sections share: mode order, pooled reps, round pairing, table cells), limits (th
 bound and each loop's efficiency), bounds (the bound each loop's design holds it to: the chain
 of an env waiting for its batch, or the limit), throughput (table.csv, the speed-ups, the chart arrays
 and throughput.png per group), side_by_side (backends.csv, runtimes.csv, side_by_side.*),
-phases (phases.csv), learning (returns.*), integrity (what was not used or not trusted),
+phases (phases.csv), equal_steps (learning curves at equal env steps and the pairs compared
+there), learning (returns.*), integrity (what was not used or not trusted),
 baseline (regressions against --baseline), report (the sections in order, table.md, the
 out dir's lock, manifest and cleanup) and cli (collect() and main()). Mode,
 backend and runtime names and their order come from ppo_bench.registry, never from here.

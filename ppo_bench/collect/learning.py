@@ -12,16 +12,15 @@ there is no second grouping here. The field's habits (rliable, openrlbenchmark):
   drawn from a fixed seed so that a collection reads the same twice. With one seed there
   is no interval; with 2-3 seeds there is one, but so few values give a wide and
   unreliable one, and table.md says so.
-- Time to target is read off each seed's curve: the job's wall seconds (setup and
-  compilation included, since they are part of what a user waits for) at the first update
-  whose running mean over a full window reached the target. A seed that never reached it
+- Time to target is read off each seed's curve: seconds on the job's monotonic clock from the
+  job's start (the runner's reading when it began the job, before the job's process started, so
+  process start, imports, set-up and compilation count: they are part of what a user waits for)
+  at the first update whose running mean over a full window reached the target. A seed that never reached it
   counts as never (infinitely late), so the median over seeds is "never" once half of
   them never got there. The record's own time_to_target_s is checked against the curve.
-- Two configurations that differ only in mode (async against step, say) should learn the
-  same thing per env step, at different speeds. Their curves are interpolated onto common
-  env steps, where per point the two IQMs over seeds must differ by no more than the wider
-  of the two seed ranges (see `at_equal_steps`): the issue's acceptance test, which asks
-  for 3 seeds each.
+- Two configurations that differ only in mode (async against step, say) or only in
+  agent.overlap should learn the same thing per env step, at different speeds: they are
+  compared at equal env steps (equal_steps), the table saying which key differs.
 - A seed whose job failed part-way (load's `stopped`) counts where its curve reaches: in
   the curves and at equal env steps, up to its last point. Final returns, time to target
   and throughput are over the seeds that finished; the tables say how many stopped.
@@ -34,7 +33,6 @@ seconds. A collection without learning runs has none of these.
 
 from __future__ import annotations
 
-import itertools
 import json
 from pathlib import Path
 from typing import Optional
@@ -45,15 +43,15 @@ from scipy import stats
 
 from .. import results
 from .common import bounded, md_table, mode_order, sort_modes, to_json
+from .equal_steps import at_equal_steps  # noqa: F401  (read here by callers from before equal_steps)
+from .equal_steps import TRIM, across_seeds, curve_on, pairs, reach
+from .equal_steps import markdown as equal_steps_markdown
 from .load import Collection
 
 KEY = ["group", "mode", "num_envs"]
-TRIM = 0.25
 LEVEL = 0.95
 RESAMPLES = 9999
 BOOTSTRAP_SEED = 0
-ACCEPT_SEEDS = 3  # seeds per side the equal-env-steps test asks for
-GRID = (0.25, 0.5, 0.75, 1.0)  # of the smaller side's final env steps, for table.md
 CURVE_POINTS = 200  # per mean curve (plots, returns.json)
 PLOTTED = ("env_steps", "wall_s", "return_mean")
 FILES = ("returns.csv", "returns.json", "returns_vs_env_steps.png", "returns_vs_wall_s.png")
@@ -81,17 +79,6 @@ def to_target(learning: dict) -> tuple[Optional[float], Optional[int]]:
     return results.to_target(learning["curve"], learning["window"], learning["target_return"])
 
 
-def curve_on(learning: dict, x: str, grid: np.ndarray) -> np.ndarray:
-    """The running mean return interpolated at `grid` (x: "env_steps" or "wall_s"); NaN before the
-    first finished episode and past the run's last update."""
-    c = learning["curve"]
-    have = [(xi, r) for xi, r in zip(c[x], c["return_mean"]) if r is not None]
-    if not have:
-        return np.full(len(grid), np.nan)
-    xs, rs = (np.asarray(v, dtype=float) for v in zip(*have))
-    return np.interp(grid, xs, rs, left=np.nan, right=np.nan)
-
-
 def _seed_rows(jobs: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     rows, warnings = [], []
     for j in jobs[jobs["learning"].notna()].itertuples():
@@ -102,7 +89,7 @@ def _seed_rows(jobs: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
             warnings.append(f"{j.path}: time_to_target_s={lr['time_to_target_s']} but the curve says "
                             f"{'never' if wall is None else wall}; the curve's is used")
         rows.append({
-            "group": j.group, "mode": j.mode, "num_envs": j.num_envs, "seed": j.seed, "round": j.round,
+            "group": j.group, "identity": j.identity, "mode": j.mode, "num_envs": j.num_envs, "seed": j.seed, "round": j.round,
             "groups": j.groups, "backend": j.backend, "runtime": j.runtime, "algo": j.algo, "network": j.network,
             "final_return_mean": lr["final_return_mean"], "final_return_std": lr["final_return_std"],
             "episodes": lr["episodes"], "total_env_steps": lr["total_env_steps"],
@@ -153,55 +140,6 @@ def _summary(seeds: pd.DataFrame) -> pd.DataFrame:
     return sort_modes(pd.DataFrame(rows), ["group", "num_envs", "mode"])
 
 
-def _across_seeds(values: np.ndarray) -> dict:
-    """Per grid point (columns), IQM and min-max over seeds (rows); NaN where a seed has no value."""
-    full = ~np.isnan(values).any(axis=0)
-    out = {k: np.full(values.shape[1], np.nan) for k in ("iqm", "min", "max")}
-    if full.any():
-        out["iqm"][full] = stats.trim_mean(values[:, full], TRIM, axis=0)
-        out["min"][full], out["max"][full] = values[:, full].min(axis=0), values[:, full].max(axis=0)
-    return out
-
-
-def _final(sub: pd.DataFrame, x: str) -> float:
-    """How far every seed of a row got: the smallest of their last curve points (0 when one has none)."""
-    return min((lr["curve"][x][-1] if lr["curve"][x] else 0.0) for lr in sub["learning"])
-
-
-def at_equal_steps(a: pd.DataFrame, b: pd.DataFrame, grid) -> pd.DataFrame:
-    """Two configurations' seeds (rows of `seeds`) at common env steps: per grid point each side's
-    IQM and seed range, and whether they agree: the IQMs differ by no more than the wider of the two
-    seed ranges, i.e. the modes differ no more than seeds of one mode do; no verdict (NaN) with one
-    seed a side. (Not "each IQM inside the
-    other's range": three seeds of one mode can land within 0.1 of each other, early in Pong
-    when all lose 21-0, and a difference of 0.03 then read as disagreement.)"""
-    grid = np.asarray(grid, dtype=float)
-    sa, sb = (_across_seeds(np.array([curve_on(lr, "env_steps", grid) for lr in s["learning"]])) for s in (a, b))
-    out = pd.DataFrame({"env_steps": grid, **{f"{k}_a": v for k, v in sa.items()},
-                        **{f"{k}_b": v for k, v in sb.items()}})
-    # one seed a side has no spread to compare with: no verdict rather than "no" on any difference
-    known = out[["iqm_a", "iqm_b"]].notna().all(axis=1) & (min(len(a), len(b)) >= 2)
-    spread = np.maximum(out["max_a"] - out["min_a"], out["max_b"] - out["min_b"])
-    agree = (out["iqm_a"] - out["iqm_b"]).abs() <= spread
-    out["agree"] = agree.where(known)  # NaN where a seed had no finished episode yet
-    return out
-
-
-def _pairs(seeds: pd.DataFrame) -> list[dict]:
-    """Every pair of rows that differ only in mode (or mode.groups), compared at GRID."""
-    found = []
-    for (group, n), cell in seeds.groupby(["group", "num_envs"], sort=False):
-        modes = sorted(cell["mode"].unique(), key=mode_order)
-        for ma, mb in itertools.combinations(modes, 2):
-            a, b = cell[cell["mode"] == ma], cell[cell["mode"] == mb]
-            top = min(_final(a, "env_steps"), _final(b, "env_steps"))
-            grid = [round(f * top) for f in GRID]
-            found.append({"group": group, "num_envs": n, "a": ma, "b": mb, "seeds_a": len(a), "seeds_b": len(b),
-                          "enough_seeds": min(len(a), len(b)) >= ACCEPT_SEEDS,
-                          "points": at_equal_steps(a, b, grid)})
-    return found
-
-
 def _curves(seeds: pd.DataFrame) -> list[dict]:
     """Per row: each seed's curve and the IQM curve over seeds, against env steps and wall seconds.
 
@@ -215,9 +153,9 @@ def _curves(seeds: pd.DataFrame) -> list[dict]:
         row = {"group": group, "mode": mode, "num_envs": int(n),
                "target_return": None if pd.isna(target) else float(target), "seeds": per_seed}
         for x in ("env_steps", "wall_s"):
-            grid = np.linspace(0.0, _final(sub, x), CURVE_POINTS)
+            grid = np.linspace(0.0, reach(sub, x), CURVE_POINTS)
             values = np.array([curve_on(lr, x, grid) for lr in sub["learning"]])
-            row[x] = {"x": grid.tolist(), "iqm": _across_seeds(values)["iqm"].tolist()}
+            row[x] = {"x": grid.tolist(), "iqm": across_seeds(values)["iqm"].tolist()}
         out.append(row)
     return sorted(out, key=lambda r: (r["group"], r["num_envs"], mode_order(r["mode"])))
 
@@ -229,7 +167,7 @@ def build(c: Collection) -> None:
         return
     c.seeds, c.learning_warnings = _seed_rows(jobs)
     c.learning = _summary(c.seeds)
-    c.equal_steps = _pairs(c.seeds)
+    c.equal_steps = pairs(c.seeds)
     c.curves = _curves(c.seeds)
 
 
@@ -296,7 +234,7 @@ def markdown(c: Collection) -> list[str]:
                        _to_target_cell(r, r.env_steps_to_target_median, r.env_steps_to_target_per_seed, _steps),
                        _num(r.env_steps_per_s, ".0f"), _num(r.setup_s, ".1f")] for r in c.learning.itertuples()]
     lines += md_table(first + ["mode", "num_envs", "seeds", "final return: IQM [95% CI]", "target",
-                                "time to target s: median (per seed)", "env steps to target: median (per seed)",
+                                "time to target s from job start: median (per seed)", "env steps to target: median (per seed)",
                                 "env-steps/s", "setup s"], rows) + [""]
     rows = [conf(r) + [r.mode, str(r.num_envs), str(r.seed), _seed_final_cell(r),
                        str(r.episodes), str(r.total_env_steps), _seed_target_cell(r, r.time_to_target_s, _secs),
@@ -305,23 +243,15 @@ def markdown(c: Collection) -> list[str]:
             for r in c.seeds.itertuples()]
     lines += ["*Per seed*", ""] + md_table(
         first + ["mode", "num_envs", "seed", "final return: mean ± std", "episodes", "env steps",
-                 "time to target s", "env steps to target", "env-steps/s", "setup s", "wall s"], rows) + [""]
-    for p in c.equal_steps:
-        few = "" if p["enough_seeds"] else f"; fewer than {ACCEPT_SEEDS} seeds a side: not the acceptance test"
-        where = f", {p['group']}" if several else ""
-        lines += [f"*{p['b']} vs {p['a']} at equal env steps* (num_envs={p['num_envs']}{where}; "
-                  f"{p['seeds_b']} and {p['seeds_a']} seeds{few})", ""]
-        rng = lambda i, lo, hi: "no return yet" if pd.isna(i) else f"{_ret(i)} [{_ret(lo)}, {_ret(hi)}]"  # noqa: E731
-        rows = [[f"{q.env_steps:.0f}", rng(q.iqm_a, q.min_a, q.max_a), rng(q.iqm_b, q.min_b, q.max_b),
-                 "n/a" if pd.isna(q.agree) else "yes" if q.agree else "no"] for q in p["points"].itertuples()]
-        lines += md_table(["env steps", f"{p['a']}: IQM [min, max]", f"{p['b']}: IQM [min, max]", "agree"], rows)
-        lines += [""]
+                 "time to target s from job start", "env steps to target", "env-steps/s", "setup s", "wall s"], rows) + [""]
+    lines += equal_steps_markdown(c.equal_steps, several)
     windows = ", ".join(str(w) for w in sorted(c.learning["window"].unique()))
     lines += [f"return = undiscounted, unclipped episode return, each seed's mean over its last {windows} finished "
               "episodes; IQM = interquartile mean over seeds (with 3 seeds or fewer, the plain mean), 95% percentile "
               f"bootstrap interval ({RESAMPLES} resamples, fixed seed): with 2-3 seeds it is wide and unreliable, with "
-              "1 there is none; time to target = job wall seconds (setup and compilation included) at the first "
-              "update whose running mean over a full window reached the target, never = not reached (the median "
+              "1 there is none; time to target = seconds on the job's monotonic clock from the job's start (when the "
+              "runner began the job, before its process started), so process start, imports, set-up and "
+              "compilation count, at the first update whose running mean over a full window reached the target, never = not reached (the median "
               "counts it as infinitely late); env-steps/s = the learning loop's (setup excluded), mean over seeds "
               "(the throughput table pools the same seeds); stopped early = a seed whose job failed part-way: "
               "its curve counts up to the failure (curves, equal env steps), not in final return or time to "
