@@ -57,8 +57,9 @@ step's time goes (phases.csv, and a section of table.md), averaged over rounds.
 Learning runs (`agent.algo=ppo schedule=learn`: a result with a `learning` record)
 also give a Learning section of table.md (final return as the interquartile mean
 over seeds with a bootstrap interval, time to target counted from the job's start, and
-configurations that differ only in mode, or only in agent.overlap, compared at equal env steps), returns.csv, returns.json and two figures
-(returns_vs_env_steps.png, returns_vs_wall_s.png); without learning runs there are
+configurations that differ only in mode, or only in agent.overlap, compared at equal env
+steps), returns.csv, returns.json and two figures (returns_vs_env_steps.png,
+returns_vs_wall_s.png); without learning runs there are
 none of these. Files from before `agent.algo` read as "reference", today's workload.
 A learning run's seed is pooled like a round (seeds are samples of one
 configuration); a reference job's seed stays part of its identity, as before. In the

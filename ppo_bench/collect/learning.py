@@ -89,7 +89,8 @@ def _seed_rows(jobs: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
             warnings.append(f"{j.path}: time_to_target_s={lr['time_to_target_s']} but the curve says "
                             f"{'never' if wall is None else wall}; the curve's is used")
         rows.append({
-            "group": j.group, "identity": j.identity, "mode": j.mode, "num_envs": j.num_envs, "seed": j.seed, "round": j.round,
+            "group": j.group, "identity": j.identity, "mode": j.mode, "num_envs": j.num_envs, "seed": j.seed,
+            "round": j.round,
             "groups": j.groups, "backend": j.backend, "runtime": j.runtime, "algo": j.algo, "network": j.network,
             "final_return_mean": lr["final_return_mean"], "final_return_std": lr["final_return_std"],
             "episodes": lr["episodes"], "total_env_steps": lr["total_env_steps"],
@@ -234,7 +235,8 @@ def markdown(c: Collection) -> list[str]:
                        _to_target_cell(r, r.env_steps_to_target_median, r.env_steps_to_target_per_seed, _steps),
                        _num(r.env_steps_per_s, ".0f"), _num(r.setup_s, ".1f")] for r in c.learning.itertuples()]
     lines += md_table(first + ["mode", "num_envs", "seeds", "final return: IQM [95% CI]", "target",
-                                "time to target s from job start: median (per seed)", "env steps to target: median (per seed)",
+                                "time to target s from job start: median (per seed)",
+                                "env steps to target: median (per seed)",
                                 "env-steps/s", "setup s"], rows) + [""]
     rows = [conf(r) + [r.mode, str(r.num_envs), str(r.seed), _seed_final_cell(r),
                        str(r.episodes), str(r.total_env_steps), _seed_target_cell(r, r.time_to_target_s, _secs),
@@ -243,7 +245,8 @@ def markdown(c: Collection) -> list[str]:
             for r in c.seeds.itertuples()]
     lines += ["*Per seed*", ""] + md_table(
         first + ["mode", "num_envs", "seed", "final return: mean ± std", "episodes", "env steps",
-                 "time to target s from job start", "env steps to target", "env-steps/s", "setup s", "wall s"], rows) + [""]
+                 "time to target s from job start", "env steps to target", "env-steps/s", "setup s", "wall s"],
+        rows) + [""]
     lines += equal_steps_markdown(c.equal_steps, several)
     windows = ", ".join(str(w) for w in sorted(c.learning["window"].unique()))
     lines += [f"return = undiscounted, unclipped episode return, each seed's mean over its last {windows} finished "
@@ -251,7 +254,8 @@ def markdown(c: Collection) -> list[str]:
               f"bootstrap interval ({RESAMPLES} resamples, fixed seed): with 2-3 seeds it is wide and unreliable, with "
               "1 there is none; time to target = seconds on the job's monotonic clock from the job's start (when the "
               "runner began the job, before its process started), so process start, imports, set-up and "
-              "compilation count, at the first update whose running mean over a full window reached the target, never = not reached (the median "
+              "compilation count, at the first update whose running mean over a full window reached the target, "
+              "never = not reached (the median "
               "counts it as infinitely late); env-steps/s = the learning loop's (setup excluded), mean over seeds "
               "(the throughput table pools the same seeds); stopped early = a seed whose job failed part-way: "
               "its curve counts up to the failure (curves, equal env steps), not in final return or time to "
