@@ -169,6 +169,7 @@ def run(cfg: DictConfig, output_dir: Optional[Path] = None) -> dict:
         busy = _busy_machine(record)
         if busy:
             record["warnings"].append(busy)
+            log.warning(busy)
         record["timing"]["finished_at"] = results.utc_iso(time.time())
         unwritten = _write(path, record)
         _log_outcome(record, path)
