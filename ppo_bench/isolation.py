@@ -31,6 +31,7 @@ rather than a new interpreter.
 
 from __future__ import annotations
 
+import importlib
 import logging
 import logging.handlers
 import multiprocessing as mp
@@ -238,10 +239,13 @@ class ChildJob:
     and `partial`: items the child sent as it went (`progress.send("partial", name, item)`, e.g.
     a learning curve's points), kept whatever becomes of the job."""
 
-    def __init__(self, fn: Callable, *args: Any, preload: Optional[ModuleType] = None):
-        """`preload`: the module the fork server imports once for all children (by default `fn`'s)."""
+    def __init__(self, fn: Callable | str, *args: Any, preload: Optional[ModuleType] = None):
+        """`fn`: a function, or its "module:name" (then this process need not import its module, which
+        the child's server imports anyway: the parent of a job stays free of torch). `preload`: the
+        module the fork server imports once for all children (by default `fn`'s)."""
         self.fn, self.args = fn, args
-        self.preload = (preload or sys.modules[fn.__module__]).__name__
+        module = fn.split(":")[0] if isinstance(fn, str) else fn.__module__
+        self.preload = preload.__name__ if preload is not None else module
         self.provenance: Optional[dict] = None
         self.result: Any = None
         self.error: Optional[str] = None
@@ -369,6 +373,9 @@ def _child_main(fn: Callable, args: tuple, conn: Any, parent_alive: Any, stage: 
     root.handlers[:] = [logging.handlers.QueueHandler(_PipeQueue(send))]
     root.setLevel(log_level)
     try:
+        if isinstance(fn, str):  # "module:name", imported by the server already
+            module, name = fn.split(":")
+            fn = getattr(importlib.import_module(module), name)
         result = fn(*args, Progress(stage, steps, send))
     except BaseException as e:
         send("failed", one_line(e), traceback.format_exc())

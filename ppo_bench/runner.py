@@ -34,10 +34,10 @@ from omegaconf import DictConfig, OmegaConf
 from . import provenance, registry, results
 from .config import NotApplicable, validate, warnings_for
 from .isolation import ChildJob, one_line, signals_deferred, sigterm_raises
-from .job import measure_job
 from .keys import unknown_key_message, unknown_keys
 
 log = logging.getLogger(__name__)
+JOB = "ppo_bench.job:measure_job"  # the child's half, by name: this process never imports torch
 
 
 class JobFailed(CompactHydraException):
@@ -143,7 +143,7 @@ def run(cfg: DictConfig, output_dir: Optional[Path] = None) -> dict:
             record["warnings"] = warnings_for(cfg)
             for note in record["warnings"]:
                 log.warning(note)
-            child = ChildJob(measure_job, identity.config, started, started_mono, registry.added())
+            child = ChildJob(JOB, identity.config, started, started_mono, registry.added())
             child.run(cfg.stall_timeout_s, _where(cfg.schedule))
             if child.error is not None:
                 record["traceback"] = child.traceback
