@@ -270,6 +270,9 @@ def validate(cfg: Any) -> None:
     if mode.in_one_batch and cfg.mode.groups == 1:
         raise NotApplicable(f"mode.groups=1: {mode.name} in one batch is {mode.in_one_batch}; "
                             f"use mode={mode.in_one_batch} or groups >= 2")
+    if cfg.agent.overlap and not mode.agent:  # a sweep crossing overlap with the probes runs this one once
+        raise NotApplicable(f"agent.overlap=true: mode={mode.name} runs no agent, so its figure is agent.overlap="
+                            "false's, which bounds both (the collector lends it); use agent.overlap=false")
     if cfg.agent.overlap and not algo.overlaps:
         raise NotApplicable(f"agent.overlap=true: agent.algo={algo.name}'s update reads the rollout slots the next "
                             f"rollout writes; allowed with agent.algo={' or '.join(ALGOS.names(overlaps=True))}")

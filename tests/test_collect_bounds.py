@@ -149,3 +149,41 @@ def test_a_loop_faster_than_its_bound_is_flagged(tmp_path, capsys):
     assert (s["efficiency"], s["bound_kind"], s["bound_efficiency"]) == (1.0, "chain", pytest.approx(1.25))
     out = capsys.readouterr().out
     assert "| 125% (beat its bound) | one batch" in out and "over 100%" not in out
+
+
+def test_the_emulators_alone_bound_the_overlap_group_too(tmp_path):
+    """env_only runs no agent, so a sweep crossing agent.overlap runs it once (at false): its figure,
+    round by round, bounds the loops of the overlap=true group as well; agent_only depends on the
+    agent and is never lent. A group with env_only of its own keeps it."""
+    agent = lambda overlap: {"name": "nature_cnn", "runtime": "graphed", "num_steps": 128, "algo": "ppo",  # noqa: E731
+                             "overlap": overlap}
+    env_only, async_ = {0: 1000.0, 1: 800.0}, {(False, 0): 850.0, (False, 1): 720.0, (True, 0): 960.0, (True, 1): 780.0}
+    for rnd in (0, 1):
+        job(tmp_path, f"e{rnd}", "env_only", 64, 2, [env_only[rnd]], num_threads=15, cpus=16, round=rnd,
+            agent=agent(False))
+        for ov in (False, True):
+            job(tmp_path, f"a{ov}{rnd}", "agent_only", 64, 2, [5000.0], num_threads=None, cpus=16, round=rnd,
+                agent=agent(ov))
+            job(tmp_path, f"l{ov}{rnd}", "async", 64, 2, [async_[(ov, rnd)]], num_threads=15, cpus=16, round=rnd,
+                agent=agent(ov))
+    c = collect([tmp_path], plot=False)
+    for ov in (False, True):
+        r = row(c, "async", 64, group=f"agent.overlap={str(ov).lower()}")
+        assert (r["limit"], r["bound_kind"]) == (pytest.approx(900.0), "limit")  # env_only's pooled mean
+        ratios = [async_[(ov, rnd)] / env_only[rnd] for rnd in (0, 1)]
+        assert r["efficiency_paired"] == pytest.approx(paired_log(ratios)[0])
+        assert r["bound_efficiency_paired"] == pytest.approx(paired_log(ratios)[0])
+        assert r["efficiency_rounds"] == 2
+    assert len(c.table[c.table["mode"] == "env_only"]) == 1  # listed once, in its own group
+
+
+def test_the_agent_alone_is_not_lent_across_overlap(tmp_path):
+    agent = lambda overlap: {"name": "nature_cnn", "runtime": "graphed", "num_steps": 128, "algo": "ppo",  # noqa: E731
+                             "overlap": overlap}
+    job(tmp_path, "e", "env_only", 64, 2, [1000.0], num_threads=15, cpus=16, agent=agent(False))
+    job(tmp_path, "a", "agent_only", 64, 2, [500.0], num_threads=None, cpus=16, agent=agent(False))
+    job(tmp_path, "l0", "async", 64, 2, [400.0], num_threads=15, cpus=16, agent=agent(False))
+    job(tmp_path, "l1", "async", 64, 2, [450.0], num_threads=15, cpus=16, agent=agent(True))
+    c = collect([tmp_path], plot=False)
+    assert row(c, "async", 64, group="agent.overlap=false")["limit"] == 500.0
+    assert np.isnan(row(c, "async", 64, group="agent.overlap=true")["limit"])

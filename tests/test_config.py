@@ -226,3 +226,12 @@ def test_non_finite_values_are_refused_naming_the_key(key, allowed, value):
         validate(cfg)
     assert str(e.value) == f"{key}={value}: must be a finite number {allowed}"
     assert not isinstance(e.value, NotApplicable)
+
+
+def test_overlap_without_an_agent_is_skipped_not_run_twice():
+    """env_only's figure does not depend on agent.overlap: a sweep crossing the two runs it once
+    (skipped at true), and the collector lends it to the overlap group (test_collect_bounds)."""
+    cfg = compose_config("mode=env_only", "agent.algo=ppo", "agent.runtime=eager", "agent.overlap=true")
+    with pytest.raises(NotApplicable, match=r"agent.overlap=true: mode=env_only runs no agent.*use agent.overlap=false"):
+        validate(cfg)
+    validate(compose_config("mode=agent_only", "agent.algo=ppo", "agent.runtime=eager", "agent.overlap=true"))

@@ -72,7 +72,7 @@ def design(r, cpus: float) -> tuple[bool, str]:
 def build(c: Collection) -> None:
     """The columns of COLUMNS in table.csv (NaN and "" for probes and rows without both probes)."""
     t = c.table
-    found = probe_means(t)
+    found = probe_means(t, c.jobs)
     t["chain"] = [chain_bound(e, a, g) for e, a, g in zip(found[env_probe()], found[agent_probe()], t["groups"])]
     cpus = c.jobs.groupby(["group", "mode", "num_envs"])["cpus"].min()
     chained, cols = [], {k: [] for k in ("bound", "bound_kind", "bound_why")}

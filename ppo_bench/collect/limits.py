@@ -9,13 +9,21 @@ limit (`limit_probe`) measured low, from noise or a disturbed run: such a cell i
 line under the table names the probe. This section adds those columns to the throughput table
 and its limit and efficiency columns to the throughput section's markdown; it writes no file of
 its own.
+
+A probe bounds the loops of its own group; a probe of the emulators alone (no agent) also bounds
+the loops of any group that differs from its own only in what it does not run (the agent's keys,
+the seed): the emulators at agent.overlap=false bound the loop at agent.overlap=true. Its own
+group's probe is taken first; another group's only where exactly one matches (`probe_key`).
 """
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 
+from ..registry import MODES
 from .common import ROUND, bounded, interval, paired, pooled_mean, probes
 from .load import Collection
 
@@ -29,31 +37,53 @@ def footer(table: pd.DataFrame) -> str:
 
 
 def build(c: Collection) -> None:
-    _limits(c.table)
+    _limits(c.table, c.jobs)
     _paired_efficiency(c.table, c.jobs)
 
 
-def probe_means(table: pd.DataFrame) -> pd.DataFrame:
+def probe_key(ident: dict, probe: str) -> str:
+    """What a probe's figure depends on, out of a group's identity: all of it for a probe that runs
+    the agent; for the emulators alone, all but the agent's keys and the seed."""
+    if not MODES[probe].agent:
+        ident = {k: v for k, v in ident.items() if not k.startswith("agent.") and k != "seed"}
+    return json.dumps(ident, sort_keys=True)
+
+
+def _keys_by_group(jobs: pd.DataFrame, probe: str) -> dict:
+    return {g: probe_key(i, probe) for g, i in zip(jobs["group"], jobs["ident"])}
+
+
+def probe_means(table: pd.DataFrame, jobs: pd.DataFrame) -> pd.DataFrame:
     """Per row of `table`, each probe's pooled mean at the row's groups and num_envs (a column per
-    probe, in `table`'s order); NaN where that probe was not measured there, or where two variants of
+    probe, in `table`'s order): its own group's, else another group's with the same `probe_key`
+    where exactly one has it; NaN where that probe was not measured there, or where two variants of
     it differ in another mode key (no one bound)."""
     keys = ["group", "groups", "num_envs"]
-    found = table[keys]
+    found = table[keys].copy()
     for name in probes():
         rows = table.loc[table["mode_name"] == name, keys + ["mean"]]
+        own = set(zip(*(rows[k] for k in keys)))
         rows = rows[~rows.duplicated(keys, keep=False)]  # probes that differ in another mode key: no one bound
-        found = found.merge(rows.rename(columns={"mean": name}), on=keys, how="left")
+        same = found.merge(rows.rename(columns={"mean": name}), on=keys, how="left")[name].to_numpy()
+        pkey = _keys_by_group(jobs, name)
+        alike = ["_key", "groups", "num_envs"]
+        rows = rows.assign(_key=rows["group"].map(pkey)).drop(columns="group")
+        rows = rows[~rows.duplicated(alike, keep=False)]
+        other = (found.assign(_key=found["group"].map(pkey))
+                 .merge(rows.rename(columns={"mean": name}), on=alike, how="left")[name].to_numpy())
+        mine = np.array([k in own for k in zip(*(found[k] for k in keys))], dtype=bool)
+        found[name] = np.where(mine, same, other)
     return found[list(probes())].set_axis(table.index)
 
 
-def _limits(table: pd.DataFrame) -> None:
+def _limits(table: pd.DataFrame, jobs: pd.DataFrame) -> None:
     """limit = min over the probes, serial = 1 / (sum of 1/probe), both at the row's groups.
 
     A mode with g groups is bounded by the probes that ran at g groups too: a probe at another
     g measures other batch sizes, so where one is missing the limit stays empty and
     `limit_missing` names the probe.
     """
-    found = probe_means(table)
+    found = probe_means(table, jobs)
     sides = [found[name].to_numpy() for name in probes()]
     table["limit"] = np.minimum.reduce(sides)  # NaN where any is missing
     table["serial"] = 1 / sum(1 / side for side in sides)
@@ -73,9 +103,20 @@ def loop_rounds(jobs: pd.DataFrame) -> dict:
 def probe_rounds(jobs: pd.DataFrame) -> dict:
     """Each probe's pooled mean per round, keyed (group, probe, groups, num_envs, *round): by mode name
     and groups, as `probe_means` matches probes; where two probe variants share those, `probe_means`
-    left the bound empty and the row is passed over."""
-    return {k: pooled_mean(s) for k, s in jobs[jobs["mode_name"].isin(probes())].groupby(
+    left the bound empty and the row is passed over. A group without a probe borrows, round by round,
+    another group's with its `probe_key` where exactly one has it."""
+    found = {k: pooled_mean(s) for k, s in jobs[jobs["mode_name"].isin(probes())].groupby(
         ["group", "mode_name", "groups", "num_envs", *ROUND])}
+    for name in probes():
+        pkey = _keys_by_group(jobs, name)
+        measured = {g for g, p, *_ in found if p == name}
+        for group in set(pkey) - measured:
+            lent = {}
+            for (g, p, *rest), mean in found.items():
+                if p == name and g != group and pkey[g] == pkey[group]:
+                    lent.setdefault(tuple(rest), []).append(mean)
+            found.update({(group, name, *k): v[0] for k, v in lent.items() if len(v) == 1})
+    return found
 
 
 def _paired_efficiency(table: pd.DataFrame, jobs: pd.DataFrame) -> None:
