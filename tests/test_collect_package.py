@@ -16,7 +16,7 @@ from test_collect import write
 
 PACKAGE = ROOT / "ppo_bench" / "collect"
 STEPS = ["load", "common", "limits", "bounds", "throughput", "side_by_side", "phases", "equal_steps", "learning",
-         "integrity", "baseline", "report", "cli"]  # each may import only those before it
+         "integrity", "baseline", "figures", "html", "report", "cli"]  # each may import only those before it
 
 
 def _relative_imports(path) -> set[str]:

@@ -4,7 +4,9 @@ Each section computes its part into the Collection, gives its part of table.md a
 own files; this module decides only the order. The sections build in the order their columns
 appear in table.csv (throughput's rows, then the side-by-side tables, the limits and bounds, the integrity
 flags; phases and learning apart), and table.md reads throughput (with the limits and bounds in its tables),
-side by side, phases, learning, integrity, then the baseline. Each section's write returns the
+side by side, phases, learning, integrity, then the baseline. Where the figures are drawn, html
+writes report.html (every section's charts and table.md on one offline page) and table.md links to
+it in its first line. Each section's write returns the
 files it wrote; they go into the out dir's manifest (MANIFEST), and a later collection into that
 dir deletes those files (as written, unchanged) and nothing else (`remove_earlier`). Writing
 holds a lock on the out dir (`locked`), so two collections never leave a mix of both.
@@ -22,7 +24,7 @@ import time
 from pathlib import Path
 from typing import Optional
 
-from . import baseline, bounds, integrity, learning, limits, phases, side_by_side, throughput
+from . import baseline, bounds, html, integrity, learning, limits, phases, side_by_side, throughput
 from .common import can_plot
 from .load import CollectError, Collection, load_jobs
 
@@ -74,7 +76,9 @@ def write(c: Collection, out: Path, plot: bool) -> None:
                 print("plot skipped: matplotlib is not importable (pip install 'ppo-bench[plot]')", file=sys.stderr)
             for section in WRITERS:
                 written += section.write(c, out, draw)
-            (out / TABLE_MD).write_text(c.markdown)
+            page = html.write(c, out, draw)
+            written += page
+            (out / TABLE_MD).write_text(html.link(c.markdown) if page else c.markdown)
             written.append(out / TABLE_MD)
         except BaseException:
             with contextlib.suppress(OSError):  # what did get written is still this collection's
