@@ -86,6 +86,7 @@ from typing import Any, Protocol
 import numpy as np
 from gymnasium.spaces import Box, Discrete
 
+from . import placement
 from .registry import BACKENDS
 
 MAX_EPISODE_FRAMES = 108_000
@@ -121,8 +122,9 @@ class VectorEnv(Protocol):
 
 
 def num_threads(env_cfg: Any, groups: int = 1) -> int:
-    """env.num_threads; when it is null, the reference's min(num_envs, 16), and in async batches
-    (groups > 1) no more than the cores this process may use less one, left to the loop's own thread.
+    """env.num_threads; when it is null, the reference's min(num_envs, 16), no more than the slot's
+    cores in a job of the node launcher (see placement), and in async batches (groups > 1) no more
+    than the cores this process may use less one, left to the loop's own thread.
 
     ale-py 0.12.1's async batches repeat or starve an env when its emulator threads are short of
     CPU (a race in its action queue; docs/findings.md): with a core left for the loop, the threads
@@ -131,6 +133,8 @@ def num_threads(env_cfg: Any, groups: int = 1) -> int:
     if env_cfg.num_threads:
         return env_cfg.num_threads
     threads = min(env_cfg.num_envs, 16)
+    if placement.current() is not None:  # the node launcher's slot: no more threads than its cores
+        threads = min(threads, len(os.sched_getaffinity(0)))
     if groups > 1:
         threads = min(threads, max(1, len(os.sched_getaffinity(0)) - 1))
     return threads

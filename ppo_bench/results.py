@@ -173,6 +173,9 @@ OPTIONAL = {
     "config.mode.groups": "integer", "config.env.frameskip": "integer", "config.round": "integer",
     "frameskip": "integer|null", "groups": "integer|null", "warnings": "array",
     "job": "object|null", "job.output_dir": "string|null",
+    "placement": "object|null", "placement.slot": "integer", "placement.slots": "integer",
+    "placement.gpu": "string|null", "placement.cores": "array", "placement.cores.*": "integer",
+    "placement.shared_node": "boolean",
 }
 """Fields the collector reads where present; a parent that is absent or null skips its children."""
 TIMES = ("started_at", "finished_at", "measure_started_at", "measure_finished_at")

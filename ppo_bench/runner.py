@@ -31,7 +31,7 @@ from typing import Any, Callable, Optional
 from hydra.errors import CompactHydraException
 from omegaconf import DictConfig, OmegaConf
 
-from . import provenance, registry, results
+from . import placement, provenance, registry, results
 from .config import NotApplicable, validate, warnings_for
 from .isolation import ChildJob, one_line, signals_deferred, sigterm_raises
 from .keys import unknown_key_message, unknown_keys
@@ -133,6 +133,7 @@ def run(cfg: DictConfig, output_dir: Optional[Path] = None) -> dict:
             return earlier
     started, started_mono = time.time(), time.monotonic()
     record = results.new_record(identity, job.overrides, job.num, str(job.output_dir), started)
+    record["placement"] = placement.current()  # the node launcher's slot; None under the others
     child = None
     try:
         with sigterm_raises():

@@ -1,0 +1,131 @@
+"""Where a job of the node launcher runs: a slot, that is one GPU and cores of its own.
+
+`hydra/launcher=node` (see `node`) runs as many jobs at once as the node has slots: one per GPU
+(all visible ones, or `hydra.launcher.gpus`), or `hydra.launcher.cpu_jobs` on a node without one.
+Slot k gets the k-th GPU and the k-th of as many equal, disjoint sets of the node's cores (those
+the sweep's process may use, in id order; cores that do not divide evenly stay unused, so that
+every slot has as many as the others, and jobs compare).
+
+A job claims a free slot with flock(2) on `<folder>/<k>` and writes its pid there: the kernel
+drops the lock with its holder, so nothing is stale after a crash, and the sweep's process can
+tell which processes run jobs (`holders`). The job's process then pins itself (`place`) before
+anything touches CUDA or an emulator: os.sched_setaffinity to the slot's cores, which its child
+(the measurement), the emulator threads of ale-py and envpool and gymnasium's worker processes
+inherit; CUDA_VISIBLE_DEVICES to the slot's GPU (empty on a CPU slot); and the placement itself,
+as JSON in PPO_BENCH_PLACEMENT, which the runner records and `backends.num_threads` reads (the
+emulator threads default to at most the slot's cores). The child is forked from a server that
+is restarted when this process's environment changes (isolation), so it sees all three. ALE's
+own `thread_affinity_offset` is not used: the process's mask already keeps the threads on the
+slot's cores, and pinning each thread to one core would fight the loop's thread for it.
+
+Not done: NUMA. Cores are split in id order, not by the NUMA node of each GPU's PCIe root.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import subprocess
+import time
+from pathlib import Path
+from typing import Iterator, Optional
+
+ENV = "PPO_BENCH_PLACEMENT"
+POLL_S = 0.2
+_last_slot: list[int] = []  # the slot this process held last: claimed first again (its fork server keeps)
+
+
+def visible_gpus(gpus: Optional[list] = None) -> list[str]:
+    """The GPUs to place jobs on, as CUDA_VISIBLE_DEVICES names them: `gpus` when given, else those
+    CUDA_VISIBLE_DEVICES lists, else one per line of `nvidia-smi -L` (none without the tool). Counted
+    without CUDA: the sweep's process never initialises it."""
+    if gpus is not None:
+        return [str(g) for g in gpus]
+    listed = os.environ.get("CUDA_VISIBLE_DEVICES")
+    if listed is not None:
+        return [g.strip() for g in listed.split(",") if g.strip()]
+    try:
+        out = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return []
+    return [str(i) for i, _ in enumerate(line for line in out.splitlines() if line.startswith("GPU "))]
+
+
+def plan(gpus: list[str], cpu_jobs: int, cores: list[int]) -> list[dict]:
+    """One placement per slot: a GPU each (or `cpu_jobs` slots without GPU) and equal, disjoint cores."""
+    slots = len(gpus) or cpu_jobs
+    if slots < 1:
+        raise ValueError(f"hydra.launcher.cpu_jobs={cpu_jobs}: must be >= 1")
+    if slots > len(cores):
+        raise ValueError(f"{slots} slots ({'GPUs' if gpus else 'hydra.launcher.cpu_jobs'}) but {len(cores)} "
+                         "cores: every slot needs a core of its own")
+    per = len(cores) // slots
+    return [{"slot": k, "slots": slots, "gpu": gpus[k] if gpus else None,
+             "cores": sorted(cores)[k * per:(k + 1) * per], "shared_node": slots > 1} for k in range(slots)]
+
+
+def describe(where: dict) -> str:
+    """`slot 0 of 2: GPU 0, cores 0-15` for the log."""
+    cores = where["cores"]
+    span = f"{cores[0]}-{cores[-1]}" if cores == list(range(cores[0], cores[-1] + 1)) else ",".join(map(str, cores))
+    gpu = "no GPU" if where["gpu"] is None else f"GPU {where['gpu']}"
+    return f"slot {where['slot']} of {where['slots']}: {gpu}, cores {span} ({len(cores)})"
+
+
+@contextlib.contextmanager
+def claim(folder: Path, slots: list[dict]) -> Iterator[dict]:
+    """Hold a free slot for the duration (waiting for one when all are held) and yield its placement.
+
+    The node launcher never runs more jobs than slots, so a wait is short: a job that has just
+    ended may still hold its slot, or the sweep's process may be looking (`holders`)."""
+    order = _last_slot[-1:] + [s["slot"] for s in slots if s["slot"] not in _last_slot[-1:]]
+    while True:
+        for k in order:
+            fd = os.open(folder / str(k), os.O_RDWR | os.O_CREAT, 0o666)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                continue
+            try:
+                os.ftruncate(fd, 0)
+                os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+                _last_slot[:] = [k]
+                yield slots[k]
+            finally:
+                os.ftruncate(fd, 0)
+                os.close(fd)  # releases the lock
+            return
+        time.sleep(POLL_S)
+
+
+def holders(folder: Path) -> list[int]:
+    """The pids of the processes that hold a slot under `folder` now (they run a job)."""
+    pids = []
+    for path in folder.iterdir() if folder.is_dir() else []:
+        if not path.name.isdigit():
+            continue
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            text = os.pread(fd, 32, 0).decode().strip()
+            pids += [int(text)] if text.isdigit() else []
+        finally:
+            os.close(fd)
+    return pids
+
+
+def place(where: dict) -> None:
+    """Pin this process to the slot's cores and GPU, and say so in its environment (see the module doc)."""
+    os.sched_setaffinity(0, where["cores"])
+    os.environ["CUDA_VISIBLE_DEVICES"] = where["gpu"] or ""
+    os.environ[ENV] = json.dumps(where)
+
+
+def current() -> Optional[dict]:
+    """The placement of the job this process runs (None: not placed, as under the basic launcher)."""
+    text = os.environ.get(ENV)
+    return json.loads(text) if text else None
