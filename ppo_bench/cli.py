@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from types import ModuleType
 from typing import Callable
 
 from hydra.errors import HydraException, MissingConfigException
@@ -67,14 +68,17 @@ def _caused_by_os_error(e: BaseException) -> bool:
     return False
 
 
-def guard_job_folders() -> None:
+def guard_job_folders(*more: ModuleType) -> None:
     """Make a job whose folder Hydra cannot make or write fail alone, in one line.
 
     Hydra makes the job's folder, its log file and its .hydra/ copies before it calls the task
     function, and an OSError there ended the whole sweep with a traceback. The jobs of the
-    basic launcher and of a single run go through Hydra's `run_job`; wrapped, such a job is counted failed (it has no record: its folder is what failed)
-    and the next one runs. An exception of the task function never reaches this wrapper
-    (run_job keeps it in the job's return)."""
+    basic launcher and of a single run go through Hydra's `run_job`, those of the node launcher
+    through the one hydra-joblib-launcher imported (`more`: modules whose `run_job` to wrap too,
+    in the process that runs the jobs). Wrapped, such a job fails (it has no record: its folder
+    is what failed): counted here where the sweep's own process runs it, else handed back failed
+    (JobFailed, which the node launcher counts), and the next one runs. An exception of the task
+    function never reaches this wrapper (run_job keeps it in the job's return)."""
     from hydra._internal import hydra as hydra_internal
     from hydra._internal.core_plugins import basic_launcher
     from hydra.core import utils as hydra_utils
@@ -94,9 +98,11 @@ def guard_job_folders() -> None:
                 while e.__cause__ is not None:
                     e = e.__cause__  # logging's "Unable to configure handler" names the OSError as its cause
                 # Hydra's logging may be half set up here: straight to stderr
-                print(f"job {','.join(config.hydra.overrides.task)}: FAILED: its folder {folder} cannot be "
-                      f"written ({type(e).__name__}: {getattr(e, 'strerror', None) or e}); no record",
-                      file=sys.stderr)
+                line = (f"job {','.join(config.hydra.overrides.task)}: FAILED: its folder {folder} cannot be "
+                        f"written ({type(e).__name__}: {getattr(e, 'strerror', None) or e}); no record")
+                print(line, file=sys.stderr)
+                if not sweep.jobs_run_here():
+                    return JobReturn(status=JobStatus.FAILED, _return_value=JobFailed(line))
                 sweep.OUTCOME.failed_jobs += 1
                 return JobReturn(status=JobStatus.COMPLETED, _return_value=None)
 
@@ -104,7 +110,7 @@ def guard_job_folders() -> None:
         return run_job_or_fail
 
     # Hydra's plugin scan loads basic_launcher's module again, which then imports core.utils' run_job
-    for module in (hydra_utils, hydra_internal, basic_launcher):
+    for module in (hydra_utils, hydra_internal, basic_launcher, *more):
         module.run_job = guarded(module.run_job)
 
 

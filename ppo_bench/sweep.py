@@ -161,6 +161,8 @@ class _Sweep:
     def __init__(self, sweep_dir: Path, collect: bool):
         self.dir, self.collect, self.lock = sweep_dir, collect, take_lock(sweep_dir)
         self.done = False
+        if collect:  # imported now: at exit (the summary after Ctrl-C) pandas' import fails to register its
+            from . import collect as _  # noqa: F401  thread pool's exit hook, and the summary with it
 
     def finish(self) -> None:
         if self.done:

@@ -1,0 +1,1 @@
+"""ppo_bench's Hydra launcher: hydra/launcher=node (node_launcher.py)."""
