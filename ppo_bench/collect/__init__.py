@@ -26,8 +26,12 @@ compared or merged is decided by the configs, not by where the files lie:
   warm-up or measurement; failed jobs too) was disturbed. One sweep runs its
   jobs one after another, so this means a second sweep writing into the
   folder, or a parallel launcher: such jobs are marked contended, never
-  trusted silently. Jobs measured while the 1-minute load exceeded the CPU
-  count are marked overloaded.
+  trusted silently. Jobs the node launcher ran side by side on cores and GPUs
+  of their own (their `placement`) are not contended but `shared_node`; where
+  timed jobs that shared the node and jobs that ran alone are collected
+  together, table.md says that throughput compared across them is not like
+  for like (learning runs pool their seeds as ever). Jobs measured while the
+  1-minute load exceeded the CPU count are marked overloaded.
 - Nothing is dropped silently: failed jobs, skipped ones (a combination that
   does not apply, never a failure), unusable files (a file with a number that
   is not finite, NaN or Infinity, among them), job folders without a result,

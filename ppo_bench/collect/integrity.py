@@ -6,6 +6,13 @@ measurement read twice, used once), unusable files; then the jobs measured while
 on the same host (contended) or while the machine was overloaded, and the machine-state warnings
 of the jobs that other sections compared. Contended and overloaded are also columns of
 table.csv. This section writes no file of its own.
+
+Jobs of the node launcher (hydra/launcher=node) run side by side by design, each on a GPU and
+cores of its own (`placement` in the record): one that overlapped only jobs on other cores and
+GPUs is not contended but `shared_node`, a column of table.csv too. Such a figure is sound, but
+not the figure of the same job run alone (the jobs share memory bandwidth, caches and the host's
+PCIe), so where a collection's timed jobs mix the two, table.md says so, per group: throughput
+compared across them is not like for like. Learning runs pool their seeds as ever, unflagged.
 """
 
 from __future__ import annotations
@@ -17,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from .common import bounded, mode_order
-from .load import Collection, run_window
+from .load import Collection, run_window, slot_cores
 
 CELLS_LISTED = 8  # mode x num_envs cells named on one warning line
 
@@ -29,27 +36,32 @@ def build(c: Collection, records: list[tuple[Path, dict]]) -> None:
     windows = _run_windows(jobs, records)
     c.contended = _contended(jobs, windows)
     c.contention = _stretches(jobs, windows)
+    c.shared_node = _shared_node(jobs)
     c.overloaded = _overloaded(jobs)
-    flags = jobs.groupby(["group", "mode", "num_envs"])[["contended", "overloaded"]].any().reset_index()
+    flags = (jobs.groupby(["group", "mode", "num_envs"])[["contended", "shared_node", "overloaded"]]
+             .any().reset_index())
     c.table = c.table.merge(flags, on=["group", "mode", "num_envs"], how="left")
 
 
 def _run_windows(jobs: pd.DataFrame, records: list[tuple[Path, dict]]) -> pd.DataFrame:
     """Every job's run on its host: the ok ones and the failed ones (a failed job may have run for
     minutes); not the skipped ones, which built nothing."""
-    failed = [{"path": str(p), "host": r["provenance"].get("host"), "run_start": w[0], "run_end": w[1]}
+    failed = [{"path": str(p), "host": r["provenance"].get("host"), "run_start": w[0], "run_end": w[1],
+               "cores": slot_cores(r), "slot_gpu": (r.get("placement") or {}).get("gpu")}
               for p, r in records if r["status"] == "failed" for w in [run_window(r["timing"])]]
-    cols = ["path", "host", "run_start", "run_end"]
-    windows = pd.concat([jobs[cols], pd.DataFrame(failed, columns=cols)]).dropna()
+    cols = ["path", "host", "run_start", "run_end", "cores", "slot_gpu"]
+    windows = pd.concat([jobs[cols], pd.DataFrame(failed, columns=cols)]).dropna(subset=cols[:4])
     return windows.astype({"run_start": float, "run_end": float}).reset_index(drop=True)
 
 
 def _contended(jobs: pd.DataFrame, windows: pd.DataFrame) -> list[dict]:
-    """Jobs whose measurement overlaps another job's run (set-up, warm-up or measurement) on one host.
+    """Jobs whose measurement overlaps another job's run (set-up, warm-up or measurement) on one host,
+    unless both were placed by the node launcher on cores and GPUs apart (then it is `shared_node`).
 
     A sweep under Hydra's basic launcher runs its jobs one after another, so any overlap means a
     second sweep writing into the same folder, or a parallel launcher. The overlaps are counted
-    from sorted window ends (searchsorted), so the cost grows as n log n, not with the pairs.
+    from sorted window ends (searchsorted), so the cost grows as n log n, not with the pairs; only a
+    placed job that overlaps something has its overlaps looked at one by one.
     """
     jobs["overlaps"] = 0
     by_host = dict(list(windows.groupby("host")))
@@ -61,9 +73,39 @@ def _contended(jobs: pd.DataFrame, windows: pd.DataFrame) -> list[dict]:
         own = (mine["run_start"] < mine["end"]) & (mine["run_end"] > mine["start"])  # a job's run holds its measurement
         jobs.loc[mine.index, "overlaps"] = (np.searchsorted(starts, mine["end"].to_numpy(), "left")
                                             - np.searchsorted(ends, mine["start"].to_numpy(), "right") - own)
+    jobs["beside"] = 0
+    for i in jobs.index[jobs["cores"].notna() & (jobs["overlaps"] > 0)]:
+        job, runs = jobs.loc[i], by_host[jobs.at[i, "host"]]
+        over = runs[(runs["run_start"] < job["end"]) & (runs["run_end"] > job["start"])
+                    & (runs["path"] != job["path"])]
+        apart = sum(_apart(job, w) for w in over.itertuples())
+        jobs.loc[i, ["overlaps", "beside"]] = [len(over) - apart, apart]
     jobs["contended"] = jobs["overlaps"] > 0
+    jobs["shared_node"] = (jobs["beside"] > 0) & jobs["learning"].isna()  # a learning run's seeds pool as ever
     hit = jobs[jobs["contended"]].sort_values("path")
     return [{"path": p, "host": h, "overlaps": int(k)} for p, h, k in zip(hit["path"], hit["host"], hit["overlaps"])]
+
+
+def _apart(job: pd.Series, run) -> bool:
+    """Whether two jobs the node launcher placed ran on cores and GPUs apart (then not contended)."""
+    if not isinstance(run.cores, frozenset) or job["cores"] & run.cores:
+        return False
+    return job["slot_gpu"] is None or job["slot_gpu"] != run.slot_gpu
+
+
+def _shared_node(jobs: pd.DataFrame) -> list[str]:
+    """Per group, how many timed jobs shared the node, where the collection has both kinds; else nothing."""
+    timed = jobs[jobs["learning"].isna()]
+    if timed["shared_node"].all() or not timed["shared_node"].any():
+        return []
+    lines = []
+    for g, sub in timed.groupby("group"):
+        shared = sub[sub["shared_node"]]
+        cells = sorted(set(zip(shared["mode"], shared["num_envs"])), key=lambda c: (mode_order(c[0]), c[1]))
+        shown = ", ".join(f"{m} n={n}" for m, n in cells[:CELLS_LISTED]) + (
+            f" and {len(cells) - CELLS_LISTED} more" if len(cells) > CELLS_LISTED else "")
+        lines.append(f"{g}: {len(shared)} of {len(sub)} jobs shared the node" + (f": {shown}" if shown else ""))
+    return lines
 
 
 def _stretches(jobs: pd.DataFrame, windows: pd.DataFrame) -> list[str]:
@@ -126,6 +168,10 @@ def markdown(c: Collection) -> list[str]:
         (f"Contended: {len(c.contended)} of {len(c.jobs)} jobs were measured while another job ran on the "
          "same host (another sweep writing into this folder, or a parallel launcher); table.csv marks their "
          "rows contended", bounded(c.contention)),
+        ("Shared node and alone, compared: some jobs ran beside others on their node (hydra/launcher=node, "
+         "a GPU and cores of their own), the others alone; throughput compared across the two (ratios, limits, "
+         "side by side, a baseline) is not like for like; table.csv marks the rows shared_node",
+         bounded(c.shared_node)),
         ("Machine overloaded while measuring (1-minute load above the CPU count: these figures are slowed "
          "and ratios between them unreliable; table.csv marks the rows overloaded)", bounded(c.overloaded)),
         ("Machine-state warnings", bounded(c.machine_warnings)),

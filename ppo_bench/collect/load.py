@@ -69,6 +69,7 @@ class Collection:
     unreadable: list[str] = field(default_factory=list)   # folders that could not be listed: "path: why"
     contended: list[dict] = field(default_factory=list)   # path, host, overlaps (other jobs' runs)
     contention: list[str] = field(default_factory=list)   # one line per stretch of overlapping runs on a host
+    shared_node: list[str] = field(default_factory=list)  # per group, timed jobs that ran beside others on the node
     overloaded: list[str] = field(default_factory=list)   # one line per group measured above the CPU count
     machine_warnings: list[str] = field(default_factory=list)
     regressions: list[str] = field(default_factory=list)
@@ -194,6 +195,7 @@ def _job(path: Path, rec: dict) -> dict:
         "backend": flat["env.backend"], "runtime": flat["agent.runtime"],
         "gpu": rec["provenance"].get("gpu"), "host": rec["provenance"].get("host"),
         "cpus": rec["provenance"].get("cpu_count"), "num_threads": _num_threads(rec),
+        "cores": slot_cores(rec), "slot_gpu": (rec.get("placement") or {}).get("gpu"),
         "schedule": rec["config"].get("schedule"), "finished_at": timing.get("finished_at"),
         "start": _seconds(timing.get("measure_started_at")), "end": _seconds(timing.get("measure_finished_at")),
         "run_start": run[0], "run_end": run[1],
@@ -204,6 +206,12 @@ def _job(path: Path, rec: dict) -> dict:
         "learning": results.stopped_learning(rec) if stopped else results.check_learning(rec.get("learning")),
         "stopped": rec["error"] if stopped else None,
     }
+
+
+def slot_cores(rec: dict) -> Optional[frozenset]:
+    """The cores the node launcher gave the job (its `placement`); None for a job not placed."""
+    placement = rec.get("placement")
+    return None if placement is None else frozenset(placement["cores"])
 
 
 def _num_threads(rec: dict) -> Optional[int]:
