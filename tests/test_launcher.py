@@ -1,0 +1,235 @@
+"""hydra/launcher=node: slots (a GPU and cores of a job's own), real sweeps two at a time on the CPU, and
+what the collector makes of jobs that shared the node."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+from ppo_bench import placement, results
+from ppo_bench.collect import collect
+from ppo_bench.results import read_result
+from test_collect import T0, row, write
+from test_collect_learning import learn
+
+pytest.importorskip("joblib")
+pytest.importorskip("hydra_plugins.hydra_joblib_launcher")
+
+TINY = ["device=cpu", "schedule.reps=2", "schedule.bench_steps=8", "schedule.warmup=2",
+        "agent.num_steps=4", "agent.num_minibatches=2"]
+NODE = ["hydra/launcher=node", "hydra.launcher.cpu_jobs=2"]
+
+
+# --- slots ------------------------------------------------------------------------------------------
+
+def test_slots_split_the_cores_evenly_and_disjointly_one_per_gpu():
+    two = placement.plan(["0", "1"], cpu_jobs=5, cores=list(range(7)))  # the GPUs decide; core 6 is left over
+    assert [(s["slot"], s["gpu"], s["cores"]) for s in two] == [(0, "0", [0, 1, 2]), (1, "1", [3, 4, 5])]
+    assert all(s["slots"] == 2 and s["shared_node"] for s in two)
+    (alone,) = placement.plan([], cpu_jobs=1, cores=[0, 1])
+    assert alone == {"slot": 0, "slots": 1, "gpu": None, "cores": [0, 1], "shared_node": False}
+    with pytest.raises(ValueError, match="3 slots .* but 2 cores"):
+        placement.plan([], cpu_jobs=3, cores=[0, 1])
+    assert placement.describe(two[1]) == "slot 1 of 2: GPU 1, cores 3-5 (3)"
+
+
+def test_visible_gpus_follow_the_launcher_then_cuda_visible_devices(monkeypatch):
+    assert placement.visible_gpus([2, 3]) == ["2", "3"]
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "4, 6")
+    assert placement.visible_gpus() == ["4", "6"]
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "")
+    assert placement.visible_gpus() == []
+
+
+def test_a_slot_is_held_by_one_job_at_a_time_and_its_holder_is_known(tmp_path, monkeypatch):
+    slots = placement.plan([], cpu_jobs=2, cores=[0, 1])
+    monkeypatch.setattr(placement, "_last_slot", [])
+    with placement.claim(tmp_path, slots) as a, placement.claim(tmp_path, slots) as b:
+        assert {a["slot"], b["slot"]} == {0, 1}
+        assert placement.holders(tmp_path) == [os.getpid(), os.getpid()]
+        third, release = [], threading.Event()
+
+        def wait_for_a_slot() -> None:
+            with placement.claim(tmp_path, slots) as c:
+                third.append(c["slot"])
+                release.wait(10)
+
+        waiter = threading.Thread(target=wait_for_a_slot)
+        waiter.start()
+        time.sleep(3 * placement.POLL_S)
+        assert third == []  # both held: it waits
+    time.sleep(3 * placement.POLL_S)
+    assert third == [b["slot"]]  # the slot this process held last, first
+    assert placement.holders(tmp_path) == [os.getpid()]
+    release.set()
+    waiter.join(5)
+    assert placement.holders(tmp_path) == []
+
+
+# --- the collector -------------------------------------------------------------------------------------
+
+def placed(path: Path, slot: int, cores: list[int], gpu=None) -> Path:
+    rec = json.loads(path.read_text())
+    rec["placement"] = {"slot": slot, "slots": 2, "gpu": gpu, "cores": cores, "shared_node": True}
+    results.write_atomic(path, rec)
+    assert read_result(path)["placement"]["cores"] == cores
+    return path
+
+
+def test_jobs_side_by_side_on_slots_of_their_own_shared_the_node_and_are_not_contended(tmp_path):
+    at = T0 + timedelta(days=5)
+    placed(write(tmp_path, "a", mode="step", reps=[100.0, 100.0], start=at), 0, [0], "0")
+    placed(write(tmp_path, "b", mode="sendrecv", reps=[150.0, 150.0], start=at + timedelta(seconds=1)), 1, [1], "1")
+    c = collect([tmp_path], plot=False)
+    assert c.contended == [] and not c.table["contended"].any()
+    assert c.table["shared_node"].all()
+    assert c.shared_node == [] and "Shared node" not in c.markdown  # nothing ran alone: nothing mixed
+
+
+@pytest.mark.parametrize("other", ["not placed", "same cores", "same GPU"])
+def test_a_placed_job_beside_one_on_its_cores_or_gpu_is_contended(tmp_path, other):
+    at = T0 + timedelta(days=6)
+    a = placed(write(tmp_path, "a", mode="step", reps=[100.0, 100.0], start=at), 0, [0, 1], "0")
+    b = write(tmp_path, "b", mode="sendrecv", reps=[150.0, 150.0], start=at + timedelta(seconds=1))
+    if other != "not placed":
+        placed(b, 1, [1, 2] if other == "same cores" else [2, 3], "0" if other == "same GPU" else "1")
+    c = collect([tmp_path], plot=False)
+    assert [x["path"] for x in c.contended] == [str(a), str(b)]
+    assert c.table["contended"].all() and not c.table["shared_node"].any()
+
+
+def test_throughput_across_shared_and_alone_is_flagged_and_learning_seeds_are_not(tmp_path, capsys):
+    at = T0 + timedelta(days=7)
+    placed(write(tmp_path, "s8", mode="step", reps=[100.0, 100.0], start=at), 0, [0])
+    placed(write(tmp_path, "r8", mode="sendrecv", reps=[150.0, 150.0], start=at), 1, [1])
+    write(tmp_path, "s16", mode="step", n=16, reps=[100.0, 100.0], start=at + timedelta(seconds=60))
+    write(tmp_path, "r16", mode="sendrecv", n=16, reps=[150.0, 150.0], start=at + timedelta(seconds=80))
+    # two learning seeds side by side, a third alone: they pool as ever, unflagged
+    for seed, (slot, start) in enumerate([(0, 120), (1, 121), (None, 200)]):
+        path = learn(tmp_path, f"seed{seed}", [1.0, 5.0], seed=seed, start=at + timedelta(seconds=start))
+        if slot is not None:
+            placed(path, slot, [slot])
+    c = collect([tmp_path], plot=False)
+    group = row(c, "step", 16)["group"]
+    timed = c.table[c.table["group"] == group]
+    assert dict(zip(zip(timed["mode"], timed["num_envs"]), timed["shared_node"])) == {
+        ("step", 8): True, ("sendrecv", 8): True, ("step", 16): False, ("sendrecv", 16): False}
+    assert not c.table[c.table["group"] != group]["shared_node"].any()
+    assert c.contended == [] and c.duplicates == []
+    assert c.shared_node == [f"{group}: 2 of 4 jobs shared the node: step n=8, sendrecv n=8"]
+    assert len(c.seeds) == 3  # the learning seeds pooled
+    out = capsys.readouterr().out
+    assert "**Shared node and alone, compared:" in out and f"- {group}: 2 of 4 jobs shared the node" in out
+
+
+# --- real sweeps, two jobs at a time on the CPU ------------------------------------------------------
+
+def sweep(sweep_dir: Path, *overrides: str) -> subprocess.CompletedProcess:
+    cmd = [sys.executable, "run.py", "-m", f"hydra.sweep.dir={sweep_dir}", *NODE, *TINY, *overrides]
+    return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
+
+
+def by_game_and_n(sweep_dir: Path) -> dict[tuple, dict]:
+    return {(r["game"], r["num_envs"]): r for r in map(read_result, sweep_dir.glob("*/result.json"))}
+
+
+@pytest.mark.slow
+def test_two_jobs_at_a_time_on_their_own_cores_a_failure_apart_then_resume(tmp_path):
+    # pongg is a typo: its jobs fail (refused in the job), the pong jobs run side by side
+    grid = ["env.game=pong,pongg", "env.num_envs=1,2"]
+    first = sweep(tmp_path, *grid)
+    assert first.returncode == 1, first.stderr[-3000:]
+    assert "Traceback" not in first.stdout + first.stderr
+    got = by_game_and_n(tmp_path)
+    assert {k: r["status"] for k, r in got.items()} == {
+        ("pong", 1): "ok", ("pong", 2): "ok", ("pongg", 1): "failed", ("pongg", 2): "failed"}
+    a, b = got[("pong", 1)], got[("pong", 2)]
+    # each on a slot and a core of its own, recorded, and its emulator threads within it
+    assert {a["placement"]["slot"], b["placement"]["slot"]} == {0, 1}
+    assert set(a["placement"]["cores"]).isdisjoint(b["placement"]["cores"])
+    assert all(r["placement"]["slots"] == 2 and r["placement"]["shared_node"] and r["placement"]["gpu"] is None
+               for r in got.values())
+    assert a["num_threads"] == b["num_threads"] == 1  # one core each on this 2-core machine
+    # side by side: each ran while the other did
+    ta, tb = a["timing"], b["timing"]
+    assert ta["started_at"] < tb["finished_at"] and tb["started_at"] < ta["finished_at"]
+    summary = tmp_path / "summary"
+    assert "ValueError: env.game=pongg" in (summary / "table.md").read_text()
+    assert "Contended" not in (summary / "table.md").read_text()
+
+    # resume: the ok jobs are skipped; a job whose folder cannot be made fails alone, in one line
+    files = {p: p.read_bytes() for p in tmp_path.glob("*/result.json")}
+    blocked = Path(got[("pongg", 2)]["job"]["output_dir"])
+    shutil.rmtree(blocked)
+    blocked.write_text("a file where the job's folder goes")
+    again = sweep(tmp_path, *grid, "resume=true")
+    assert again.returncode == 1
+    out = again.stdout + again.stderr
+    assert out.count("already ok, skipped") == 2 and "Traceback" not in out
+    assert f"FAILED: its folder {blocked} cannot be written" in out
+    assert [p for p, data in files.items() if p.exists() and p.read_bytes() == data] == [
+        p for p in files if json.loads(files[p])["status"] == "ok"]
+    assert by_game_and_n(tmp_path)[("pongg", 1)]["status"] == "failed"
+    assert (summary / "table.md").exists() and not (tmp_path / ".sweep.lock").exists()
+
+
+def session_processes(sid: int) -> list[int]:
+    found = []
+    for name in os.listdir("/proc"):
+        try:
+            if name.isdigit() and os.getsid(int(name)) == sid:
+                found.append(int(name))
+        except OSError:
+            pass
+    return found
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig,group", [(signal.SIGINT, True), (signal.SIGTERM, False)], ids=["ctrl-c", "sigterm"])
+def test_a_stopped_sweep_records_both_jobs_in_progress_starts_no_other_and_collects(tmp_path, sig, group):
+    # two long jobs side by side, a third waiting for a slot
+    cmd = [sys.executable, "run.py", "-m", f"hydra.sweep.dir={tmp_path}", *NODE, *TINY, "schedule.reps=2000",
+           "env.num_envs=1,2,4"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    deadline = time.time() + 300
+    while len(list((tmp_path / ".slots").glob("[0-9]"))) < 2 or len(placement.holders(tmp_path / ".slots")) < 2:
+        assert proc.poll() is None and time.time() < deadline, "the two jobs never started"
+        time.sleep(0.5)
+    time.sleep(5)  # into their start-up or measurement
+    (os.killpg if group else os.kill)(proc.pid, sig)
+    output, _ = proc.communicate(timeout=120)
+    deadline = time.time() + 60
+    while session_processes(proc.pid) and time.time() < deadline:
+        time.sleep(0.5)
+    assert session_processes(proc.pid) == [], "a process of the sweep outlived it"
+    # the workers left the sweep's session's process group, not its session: all were found above
+    error = "KeyboardInterrupt" if sig == signal.SIGINT else "Terminated: SIGTERM"
+    records = [read_result(p) for p in tmp_path.glob("*/result.json")]
+    assert sorted(r["num_envs"] for r in records) == [1, 2], "the third job started"
+    assert all(r["status"] == "failed" and r["error"] == error for r in records)
+    assert proc.returncode == 128 + sig and "Traceback" not in output
+    assert error in (tmp_path / "summary" / "table.md").read_text()
+    assert not (tmp_path / ".sweep.lock").exists()
+
+
+def test_without_the_extra_the_launcher_is_refused_in_one_line(tmp_path):
+    script = ("import sys, runpy; sys.modules['joblib'] = None; "
+              f"sys.argv = ['run.py', '-m', 'hydra.sweep.dir={tmp_path}', 'hydra/launcher=node', 'device=cpu']; "
+              "runpy.run_path('run.py', run_name='__main__')")
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 1
+    assert ('hydra/launcher=node needs joblib and hydra-joblib-launcher: pip install -e ".[node]"\n'
+            in out.stderr.splitlines(keepends=True))
+    assert "Traceback" not in out.stderr and "Error" not in out.stderr
