@@ -77,6 +77,9 @@ class AgentConfig:
     """ppo: gradients are clipped to this global norm; > 0."""
     anneal_lr: bool = True
     """ppo with schedule.total_env_steps: the step size falls linearly to 0 over the run."""
+    cudnn_benchmark: bool = True
+    """graphed: cuDNN times its conv algorithms for each shape at the capture's warm-up and the
+    fastest is replayed; false: its heuristics' choice, 4.7 s sooner at a job's start on the H200."""
     overlap: bool = False
     """The update on rollout k runs on a CUDA stream of its own while the loop collects rollout k+1
     with the parameters from before that update (one update behind, always; Cleanba's overlap);
@@ -100,6 +103,8 @@ class ScheduleConfig:
     """Learning runs: the result says when the running mean return first reached this."""
     return_window: int = 20
     """Learning runs: finished episodes in the running mean return; >= 1."""
+    stop_at_target: bool = False
+    """Learning runs: stop at the update whose running mean return first reaches target_return."""
     max_seconds: Optional[float] = None
     """Learning runs: stop at this much wall time from the job's start (set-up included), at
     the update in progress, whatever the env steps; null: no limit. > 0."""
@@ -227,6 +232,9 @@ def validate(cfg: Any) -> None:
             raise ValueError(f"schedule.total_env_steps={cfg.schedule.total_env_steps}: a learning run "
                              f"needs agent.algo={' or '.join(ALGOS.names(learns=True))} "
                              f"(agent.algo={cfg.agent.algo} does not learn)")
+    if cfg.schedule.stop_at_target and (not learning or cfg.schedule.target_return is None):
+        raise ValueError("schedule.stop_at_target=true: needs a learning run (schedule.total_env_steps) "
+                         "with schedule.target_return set")
     if cfg.schedule.max_seconds is not None:
         if not cfg.schedule.max_seconds > 0:
             raise ValueError(f"schedule.max_seconds={cfg.schedule.max_seconds}: must be > 0")

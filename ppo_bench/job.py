@@ -214,7 +214,8 @@ def _learn(cfg: DictConfig, driver: Any, device: torch.device, started_mono: flo
 
     run, machine = _run_on(driver, progress, lambda: learn(
         driver, sched.total_env_steps, sched.return_window, started_mono, synchronizer(device), on_point,
-        sched.max_seconds, recovery(cfg, driver, device)))
+        sched.max_seconds, recovery(cfg, driver, device),
+        stop_at=sched.target_return if sched.stop_at_target else None))
     if run.env_steps == 0:  # ok with no figure would read as a run that learned nothing
         raise RuntimeError(f"schedule.max_seconds={sched.max_seconds:g} ran out during start-up and set-up "
                            f"({run.setup_s:.1f} s), before the first loop step: nothing was measured")

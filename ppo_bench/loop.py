@@ -27,7 +27,7 @@ import numpy as np
 import torch
 
 from .phases import PhaseClock
-from .results import CURVE_KEYS
+from .results import CURVE_KEYS, to_target
 
 
 def run_loop(driver: Any, until: Callable[[int], bool], first: int = 0,
@@ -164,7 +164,7 @@ class Learning:
     """From the job's start to the loop's end, on the monotonic clock."""
     curve: dict = field(default_factory=lambda: {k: [] for k in CURVE_KEYS})
     stopped_by: str = "total_env_steps"
-    """What ended the run: total_env_steps, or max_seconds."""
+    """What ended the run: total_env_steps, max_seconds, or target_return (with `stop_at`)."""
     faults: list[dict] = field(default_factory=list)
     """What the run survived (see `learn`), with the env steps and seconds where it happened."""
 
@@ -175,9 +175,10 @@ MAX_FAULTS = 3
 
 def learn(driver: Any, total_env_steps: int, window: int, started: float, sync: Callable[[], None],
           on_point: Callable[[dict], None], max_seconds: Optional[float] = None,
-          recover: Optional[Recover] = None) -> Learning:
+          recover: Optional[Recover] = None, stop_at: Optional[float] = None) -> Learning:
     """Run the loop until the envs took `total_env_steps` steps (or, with `max_seconds`, until that
-    much time has passed since `started`, a `time.monotonic()` reading), updating whenever one is due.
+    much time has passed since `started`, a `time.monotonic()` reading; with `stop_at`, until the
+    running mean over a full window first reaches it), updating whenever one is due.
 
     After each update a curve point: env steps so far, seconds since `started`
     (the job's start, so set-up and compile count), finished episodes, and the
@@ -192,6 +193,8 @@ def learn(driver: Any, total_env_steps: int, window: int, started: float, sync: 
     def until(_: int) -> bool:
         if int(driver.env_steps.sum()) >= total_env_steps:
             return True
+        if out.stopped_by == "target_return":  # set by on_update
+            return True
         if time.monotonic() >= deadline:
             out.stopped_by = "max_seconds"
             return True
@@ -204,6 +207,8 @@ def learn(driver: Any, total_env_steps: int, window: int, started: float, sync: 
                  "return_mean": None if np.isnan(mean) else mean, "return_std": None if np.isnan(std) else std}
         for k in CURVE_KEYS:
             out.curve[k].append(point[k])
+        if stop_at is not None and to_target({k: [point[k]] for k in CURVE_KEYS}, window, stop_at)[0] is not None:
+            out.stopped_by = "target_return"  # the rule the result's time to target uses, on this point
         on_point(point)
 
     sync()

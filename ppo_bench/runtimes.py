@@ -30,21 +30,31 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
+import sys
+
 import numpy as np
 import torch
-from torch._dynamo.utils import counters
 
 from .algos import Algorithm
 
 
+def _counters() -> Optional[dict]:
+    """dynamo's counters, where dynamo was imported (by torch.compile): imported only for the compiled
+    runtime, as importing it took 3.8 s of a job's start on the H200."""
+    utils = sys.modules.get("torch._dynamo.utils")
+    return None if utils is None else utils.counters
+
+
 def compiled_graphs() -> int:
-    """Graphs dynamo has compiled since the counters were last cleared."""
-    return int(counters["stats"]["unique_graphs"])
+    """Graphs dynamo has compiled since the counters were last cleared (0 where dynamo never ran)."""
+    counters = _counters()
+    return 0 if counters is None else int(counters["stats"]["unique_graphs"])
 
 
 def cudagraph_skips() -> int:
     """Times inductor declined CUDA graphs (CPU tensors, mutated inputs, ...)."""
-    return int(counters["inductor"]["cudagraph_skips"])
+    counters = _counters()
+    return 0 if counters is None else int(counters["inductor"]["cudagraph_skips"])
 
 
 class Eager:
@@ -195,9 +205,10 @@ class Graphed(Eager):
         if algo.device.type != "cuda":
             raise ValueError("agent.runtime=graphed: needs CUDA graphs and the device is " + str(algo.device))
         super().__init__(algo)
-        # Each shape is captured once, so let cuDNN time its algorithms during the
-        # capture's warm-up: the fastest one for these small batches is then replayed.
-        torch.backends.cudnn.benchmark = True
+        # Each shape is captured once, so cuDNN may time its algorithms during the capture's
+        # warm-up and the fastest one for these small batches is then replayed; the timing cost
+        # 4.7 s of a learning run's start on the H200 (agent.cudnn_benchmark).
+        torch.backends.cudnn.benchmark = bool(algo.cfg.cudnn_benchmark)
         shape = (algo.spec.batch_size, *algo.spec.obs_shape)
         self._frames_host = torch.zeros(shape, dtype=torch.uint8, pin_memory=True)
         self._frames_host_np = self._frames_host.numpy()

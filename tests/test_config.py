@@ -41,7 +41,7 @@ def test_every_group_option_composes(path):
     validate(cfg)
 
 
-@pytest.mark.parametrize("path", sorted(p for p in (CONF / "preset").glob("*.yaml") if p.stem != "learn"),
+@pytest.mark.parametrize("path", sorted(p for p in (CONF / "preset").glob("*.yaml") if not p.stem.startswith("learn")),
                          ids=lambda p: p.stem)
 def test_every_preset_composes(path):
     cfg = compose_config(f"+preset={path.stem}", tiny=False)
@@ -235,3 +235,21 @@ def test_overlap_without_an_agent_is_skipped_not_run_twice():
     with pytest.raises(NotApplicable, match=r"agent.overlap=true: mode=env_only runs no agent.*use agent.overlap=false"):
         validate(cfg)
     validate(compose_config("mode=agent_only", "agent.algo=ppo", "agent.runtime=eager", "agent.overlap=true"))
+
+
+def test_the_learn_fast_preset_overlaps_and_stops_at_its_target():
+    cfg = compose_config("+preset=learn_fast", tiny=False)
+    a, s = cfg.agent, cfg.schedule
+    assert (a.algo, a.runtime, a.overlap, a.cudnn_benchmark) == ("ppo", "graphed", True, False)
+    assert (a.num_steps, a.update_epochs, a.num_minibatches, a.clip_coef) == (32, 4, 8, 0.2)
+    assert (cfg.mode.name, cfg.mode.groups, cfg.env.num_envs) == ("async", 2, 64)
+    assert (s.target_return, s.stop_at_target, s.return_window, s.max_seconds) == (18, True, 20, 240)
+    validate(compose_config("+preset=learn_fast", "agent.runtime=eager", "device=cpu", tiny=False))
+
+
+def test_stop_at_target_needs_a_learning_run_with_a_target():
+    with pytest.raises(ValueError, match=r"^schedule.stop_at_target=true: needs a learning run"):
+        validate(compose_config("schedule.stop_at_target=true"))
+    with pytest.raises(ValueError, match=r"^schedule.stop_at_target=true: needs a learning run"):
+        validate(compose_config("+preset=learn_fast", "schedule.target_return=null", "agent.runtime=eager",
+                                "device=cpu", tiny=False))

@@ -245,6 +245,26 @@ def test_ppo_learns_the_action_that_pays(overlap):
     assert taken > 0.9 and late.mean() > 10, f"action 1 taken {taken:.2f} of steps; last returns {late}"
 
 
+def test_a_learning_run_stops_at_its_target_when_asked():
+    """schedule.stop_at_target: the run ends at the update whose running mean first reaches the target
+    (over a full window), by the same rule as the result's time to target; without it, it runs on."""
+    import time
+
+    from ppo_bench.loop import learn
+    from ppo_bench.results import to_target
+
+    def run(stop_at):
+        torch.manual_seed(0)
+        driver = scripted_driver(8, 2, ppo_cfg(learning_rate=1e-3, num_steps=16), seed=1, length=8)
+        return learn(driver, 40_000, 8, time.monotonic(), lambda: None, lambda point: None, stop_at=stop_at)
+
+    stopped, full = run(5.0), run(None)
+    assert stopped.stopped_by == "target_return" and full.stopped_by == "total_env_steps"
+    wall, steps = to_target(stopped.curve, 8, 5.0)
+    assert steps == stopped.curve["env_steps"][-1] < stopped.env_steps + 1 < full.env_steps
+    assert to_target({k: v[:-1] for k, v in stopped.curve.items()}, 8, 5.0) == (None, None)  # not before
+
+
 # --- a learning run ---------------------------------------------------------------------------
 
 def test_a_learning_run_writes_its_curve(tmp_path):
