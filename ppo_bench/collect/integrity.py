@@ -166,8 +166,8 @@ def markdown(c: Collection) -> list[str]:
          [f"{d['path']}: same measurement as {d['kept']}" for d in c.duplicates]),
         ("Unusable files", [f"{b['path']}: {b['reason']}" for b in c.bad]),
         (f"Contended: {len(c.contended)} of {len(c.jobs)} jobs were measured while another job ran on the "
-         "same host (another sweep writing into this folder, or a parallel launcher); table.csv marks their "
-         "rows contended", bounded(c.contention)),
+         "same host (another sweep writing into this folder, a parallel launcher, or the node launcher's slots "
+         "on one GPU or core); table.csv marks their rows contended", bounded(c.contention)),
         ("Shared node and alone, compared: some jobs ran beside others on their node (hydra/launcher=node, "
          "a GPU and cores of their own), the others alone; throughput compared across the two (ratios, limits, "
          "side by side, a baseline) is not like for like; table.csv marks the rows shared_node",
