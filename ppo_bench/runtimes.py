@@ -30,31 +30,22 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-import sys
-
 import numpy as np
 import torch
+# torch.optim imports dynamo anyway (3.8 s on the H200), so it stays in the fork server's preload
+from torch._dynamo.utils import counters
 
 from .algos import Algorithm
 
 
-def _counters() -> Optional[dict]:
-    """dynamo's counters, where dynamo was imported (by torch.compile): imported only for the compiled
-    runtime, as importing it took 3.8 s of a job's start on the H200."""
-    utils = sys.modules.get("torch._dynamo.utils")
-    return None if utils is None else utils.counters
-
-
 def compiled_graphs() -> int:
-    """Graphs dynamo has compiled since the counters were last cleared (0 where dynamo never ran)."""
-    counters = _counters()
-    return 0 if counters is None else int(counters["stats"]["unique_graphs"])
+    """Graphs dynamo has compiled since the counters were last cleared."""
+    return int(counters["stats"]["unique_graphs"])
 
 
 def cudagraph_skips() -> int:
     """Times inductor declined CUDA graphs (CPU tensors, mutated inputs, ...)."""
-    counters = _counters()
-    return 0 if counters is None else int(counters["inductor"]["cudagraph_skips"])
+    return int(counters["inductor"]["cudagraph_skips"])
 
 
 class Eager:
