@@ -304,6 +304,7 @@ def summarise_record(record: dict) -> str:
 # ---------------------------------------------------------------- identity and learning records
 
 NOT_IDENTITY = ("env.num_envs", "round", "schedule.profile")  # and every key under mode.
+STOPS = ("schedule.max_seconds", "schedule.stop_at_target")  # where a learning run stops
 SCHEMA_DEFAULTS = {f"{g}.{k}": v for g, cls in (("env", EnvConfig), ("agent", AgentConfig),
                                                 ("schedule", ScheduleConfig)) for k, v in vars(cls()).items()}
 """Flat defaults of the schema's groups (mode aside), for keys older result files lack."""
@@ -339,9 +340,10 @@ def as_today(flat: dict) -> dict:
 
 def group_identity(flat: dict) -> dict:
     """The keys that say what was measured: all but the mode's, num_envs, round and profile; and
-    the seed too for a learning run, whose seeds are samples of one configuration."""
+    for a learning run the seed (its seeds are samples of one configuration) and where it stops
+    (`STOPS`: they cut a curve short, they do not change it)."""
     reference = ALGOS.reference.name  # the reference's workload; any other algorithm learns
-    pooled = NOT_IDENTITY + (("seed",) if flat.get("agent.algo", reference) != reference else ())
+    pooled = NOT_IDENTITY + (("seed", *STOPS) if flat.get("agent.algo", reference) != reference else ())
     return {k: v for k, v in flat.items() if k not in pooled and not k.startswith("mode.")}
 
 

@@ -40,13 +40,13 @@ def reached(c, target, window):
 
 
 def learn(root, name, returns, *, mode="step", seed=0, target=15.0, window=20, setup_s=5.0, per_update_s=2.0,
-          stated_time=..., num_envs=8, groups=1, agent=None, **kw):
+          stated_time=..., num_envs=8, groups=1, agent=None, stops=None, **kw):
     """A learning run's result file: an ordinary record (one rep: the loop's env-steps/s) plus
     `algo` and `learning`, consistent with its curve unless `stated_time` says otherwise."""
     c = curve(returns, setup_s=setup_s, per_update_s=per_update_s)
     eps = 1000 / per_update_s
     path = write(root, name, mode=mode, n=num_envs, groups=groups, seed=seed, reps=[eps], agent=agent or PPO,
-                 sched_extra={**LEARN, "target_return": target, "return_window": window}, **kw)
+                 sched_extra={**LEARN, "target_return": target, "return_window": window, **(stops or {})}, **kw)
     rec = json.loads(path.read_text())
     wall, steps = reached(c, target, window) if target is not None else (None, None)
     rec["algo"] = "ppo"
@@ -120,6 +120,15 @@ def test_seeds_of_different_configurations_stay_apart(tmp_path):
     assert rows.loc[("agent.learning_rate=0.001", 8), "seeds"] == 1
     assert rows.loc[("agent.learning_rate=0.00025", 16), "final_iqm"] == 7.0
     assert "| configuration | mode | num_envs |" in c.markdown
+
+
+def test_where_a_run_stops_does_not_part_its_seeds(tmp_path):
+    """schedule.max_seconds and schedule.stop_at_target cut a curve short without changing it: seeds
+    that differ only there pool."""
+    learn(tmp_path, "a0", [1.0, 2.0], seed=0, stops={"max_seconds": 240.0, "stop_at_target": True})
+    learn(tmp_path, "a1", [1.0, 4.0], seed=1, stops={"max_seconds": 120.0})
+    c = collect([tmp_path], plot=False)
+    assert c.learning["seeds"].tolist() == [2]
 
 
 def test_time_to_target_is_read_off_the_curve(tmp_path, capsys):
