@@ -77,7 +77,8 @@ def test_every_package_is_listed_for_a_normal_install():
     """setuptools installs only the packages listed: a subpackage missing there works editable, not installed."""
     tomllib = pytest.importorskip("tomllib")
     listed = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
-    found = [".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "ppo_bench").rglob("__init__.py")]
+    found = [".".join(p.parent.relative_to(ROOT).parts) for top in ("ppo_bench", "hydra_plugins")
+             for p in (ROOT / top).rglob("__init__.py")]  # hydra_plugins: a namespace package, Hydra's
     assert sorted(listed) == sorted(found)
 
 

@@ -153,12 +153,14 @@ def test_report_page_in_chromium(browser, summary):
         for x in ("env_steps", "wall_s"):
             drawn = page.evaluate(TRACES, f"chart-returns-{x.replace('_', '-')}")
             assert len(drawn) == sum(len(c["seeds"]) + 1 for c in confs)
+            runs = {c["label"]: iter(c["seeds"]) for c in confs}  # in order: a seed may have run twice
             for tr in drawn:
                 conf = next(c for c in confs if c["label"] == tr["meta"]["label"])
                 if tr["meta"]["seed"] == "iqm":
                     assert same(tr["x"], conf[f"iqm_vs_{x}"][x]) and same(tr["y"], conf[f"iqm_vs_{x}"]["return"])
                 else:
-                    s = next(s for s in conf["seeds"] if s["seed"] == tr["meta"]["seed"])
+                    s = next(runs[conf["label"]])
+                    assert s["seed"] == tr["meta"]["seed"]
                     assert same(tr["x"], s[x]) and same(tr["y"], s["return_mean"])
 
     md = (out / "table.md").read_text()
