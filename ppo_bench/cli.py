@@ -101,7 +101,7 @@ def guard_job_folders(*more: ModuleType) -> None:
                 line = (f"job {','.join(config.hydra.overrides.task)}: FAILED: its folder {folder} cannot be "
                         f"written ({type(e).__name__}: {getattr(e, 'strerror', None) or e}); no record")
                 print(line, file=sys.stderr)
-                if not sweep.jobs_run_here():
+                if not sweep.jobs_run_here(config.hydra):
                     return JobReturn(status=JobStatus.FAILED, _return_value=JobFailed(line))
                 sweep.OUTCOME.failed_jobs += 1
                 return JobReturn(status=JobStatus.COMPLETED, _return_value=None)

@@ -139,9 +139,10 @@ def exit_code() -> int:
     return 1 if OUTCOME.failed_jobs or OUTCOME.collection_failed else 0
 
 
-def jobs_run_here() -> bool:
-    """Whether Hydra runs this job in the command's own process (a single run, or the basic launcher)."""
-    hydra = HydraConfig.get()
+def jobs_run_here(hydra: Optional[Any] = None) -> bool:
+    """Whether Hydra runs this job in the command's own process (a single run, or the basic launcher).
+    `hydra`: the job config's `hydra` node, where HydraConfig is not set yet (its folder failed)."""
+    hydra = HydraConfig.get() if hydra is None else hydra
     return hydra.mode != RunMode.MULTIRUN or hydra.launcher._target_ == BASIC_LAUNCHER
 
 
