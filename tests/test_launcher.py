@@ -22,6 +22,7 @@ from ppo_bench.collect import collect
 from ppo_bench.results import read_result
 from test_collect import T0, row, write
 from test_collect_learning import learn
+from test_sweep import session_processes
 
 pytest.importorskip("joblib")
 pytest.importorskip("hydra_plugins.hydra_joblib_launcher")
@@ -182,17 +183,6 @@ def test_two_jobs_at_a_time_on_their_own_cores_a_failure_apart_then_resume(tmp_p
         p for p in files if json.loads(files[p])["status"] == "ok"]
     assert by_game_and_n(tmp_path)[("pongg", 1)]["status"] == "failed"
     assert (summary / "table.md").exists() and not (tmp_path / ".sweep.lock").exists()
-
-
-def session_processes(sid: int) -> list[int]:
-    found = []
-    for name in os.listdir("/proc"):
-        try:
-            if name.isdigit() and os.getsid(int(name)) == sid:
-                found.append(int(name))
-        except OSError:
-            pass
-    return found
 
 
 @pytest.mark.slow
