@@ -77,10 +77,6 @@ class AgentConfig:
     """ppo: gradients are clipped to this global norm; > 0."""
     anneal_lr: bool = True
     """ppo with schedule.total_env_steps: the step size falls linearly to 0 over the run."""
-    kl_target: Optional[float] = None
-    """ppo: the step size adapts after every minibatch to its approximate KL from the acting policy
-    (rl_games' adaptive schedule): /1.5 above 2 x kl_target, x1.5 below half of it, within
-    [1e-6, 1e-2], starting at learning_rate; > 0, and needs anneal_lr=false. null: no adaptation."""
     cudnn_benchmark: bool = True
     """graphed: cuDNN times its conv algorithms for each shape at the capture's warm-up and the
     fastest is replayed; false: its heuristics' choice, 4.7 s sooner at a job's start on the H200."""
@@ -311,13 +307,6 @@ def _check_ppo(agent: Any) -> None:
     for key in ("vf_coef", "ent_coef"):
         if not getattr(agent, key) >= 0:
             raise ValueError(f"agent.{key}={getattr(agent, key)}: must be >= 0")
-    if agent.kl_target is not None:
-        _finite("agent.kl_target", agent.kl_target, "> 0 or null")
-        if not agent.kl_target > 0:
-            raise ValueError(f"agent.kl_target={agent.kl_target}: must be > 0 or null")
-        if agent.anneal_lr:
-            raise ValueError(f"agent.kl_target={agent.kl_target}: the step size adapts to the KL, so it cannot "
-                             "also anneal; set agent.anneal_lr=false (or agent.kl_target=null)")
 
 
 def warnings_for(cfg: Any) -> list[str]:

@@ -212,8 +212,8 @@ def test_meaningless_but_legal_settings_warn():
 FINITE = [  # (key, what is allowed): every float key; inf, -inf and nan are refused by name
     ("agent.learning_rate", "> 0"), ("agent.gamma", "in (0, 1]"), ("agent.gae_lambda", "in [0, 1]"),
     ("agent.clip_coef", "> 0"), ("agent.vf_coef", ">= 0"), ("agent.ent_coef", ">= 0"),
-    ("agent.max_grad_norm", "> 0"), ("agent.kl_target", "> 0 or null"), ("schedule.target_return", "or null"),
-    ("schedule.max_seconds", "> 0"), ("stall_timeout_s", "> 0"),
+    ("agent.max_grad_norm", "> 0"), ("schedule.target_return", "or null"), ("schedule.max_seconds", "> 0"),
+    ("stall_timeout_s", "> 0"),
 ]
 
 
@@ -226,18 +226,6 @@ def test_non_finite_values_are_refused_naming_the_key(key, allowed, value):
         validate(cfg)
     assert str(e.value) == f"{key}={value}: must be a finite number {allowed}"
     assert not isinstance(e.value, NotApplicable)
-
-
-@pytest.mark.parametrize("overrides, message", [
-    (["agent.kl_target=0", "agent.anneal_lr=false"], "agent.kl_target=0.0: must be > 0 or null"),
-    (["agent.kl_target=0.01"], "agent.kl_target=0.01: the step size adapts to the KL, so it cannot also anneal; "
-                               "set agent.anneal_lr=false (or agent.kl_target=null)"),
-])
-def test_a_kl_target_that_cannot_be_is_refused_in_one_line(overrides, message):
-    with pytest.raises(ValueError) as e:
-        validate(compose_config("agent.algo=ppo", *overrides))
-    assert str(e.value) == message
-    validate(compose_config("agent.algo=ppo", "agent.kl_target=0.01", "agent.anneal_lr=false"))
 
 
 def test_overlap_without_an_agent_is_skipped_not_run_twice():

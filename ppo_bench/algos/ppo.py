@@ -6,7 +6,7 @@ summed into episode returns (`episodes.EpisodeTracker`) and sign-clipped for
 training, GAE over each env's own time-ordered rows (`rollout.RolloutIndex`:
 async batches come back in any order), normalised advantages, clipped
 surrogate and value loss, entropy bonus, gradient-norm clipping, optional
-linear step-size decay or a step size adapted to each minibatch's KL. Reset steps are masked out of every loss. `act`
+linear step-size decay. Reset steps are masked out of every loss. `act`
 stores, together with the step results `observe` staged for the rows acted
 before; the minibatch order permutes samples.
 """
@@ -23,10 +23,6 @@ import torch.nn as nn
 from ..episodes import EpisodeTracker, gae
 from ..rollout import RolloutIndex
 from . import Algorithm, Spec
-
-
-LR_RANGE = (1e-6, 1e-2)
-"""agent.kl_target: the adapted step size stays within these (rl_games' bounds)."""
 
 
 @dataclass
@@ -52,11 +48,9 @@ class PPO(Algorithm):
     def __init__(self, cfg: Any, spec: Spec):
         super().__init__(cfg, spec, ppo_init=True)
         n, b = spec.num_envs, spec.batch_size
-        # A step size in device memory lets a replayed update read an annealed value, and lets the
-        # KL-adapted one change on a GPU with no host sync (the CPU's host float costs no sync).
-        on_device = spec.capturable or (cfg.kl_target is not None and spec.device.type == "cuda")
-        lr = torch.tensor(cfg.learning_rate, device=spec.device) if on_device else cfg.learning_rate
-        self.opt = torch.optim.Adam(self.net.parameters(), lr=lr, eps=1e-5, capturable=on_device)
+        # A tensor step size lets a replayed update read an annealed value.
+        lr = torch.tensor(cfg.learning_rate, device=spec.device) if spec.capturable else cfg.learning_rate
+        self.opt = torch.optim.Adam(self.net.parameters(), lr=lr, eps=1e-5, capturable=spec.capturable)
         # with overlap the rollout an update trains on stays put while the next one is collected
         self.index = RolloutIndex(cfg.num_steps, n, batches=n // b, live=2 if cfg.overlap else 1)
         self.tracker = EpisodeTracker(n)
@@ -182,8 +176,7 @@ class PPO(Algorithm):
                 adv = advantages[idx]
                 adv_mean = mean(adv)
                 adv = (adv - adv_mean) / (mean((adv - adv_mean) ** 2).sqrt() + 1e-8)
-                log_ratio = logp - old_logp[idx]
-                ratio = log_ratio.exp()
+                ratio = (logp - old_logp[idx]).exp()
                 policy_loss = torch.max(-adv * ratio, -adv * ratio.clamp(1 - cfg.clip_coef, 1 + cfg.clip_coef))
                 value = value.float()
                 old, target = old_values[idx], returns[idx]
@@ -194,19 +187,3 @@ class PPO(Algorithm):
                 loss.backward()
                 nn.utils.clip_grad_norm_(self.net.parameters(), cfg.max_grad_norm)
                 self.opt.step()
-                if cfg.kl_target is not None:
-                    self._adapt_lr(mean((ratio - 1) - log_ratio).detach())
-
-    def _adapt_lr(self, kl: torch.Tensor) -> None:
-        """rl_games' adaptive step size, on the device where it is a tensor (no host sync, so a
-        replayed update adapts it too); kl is Schulman's estimator k3 of KL(acting || current)."""
-        group, target = self.opt.param_groups[0], self.cfg.kl_target
-        lr = group["lr"]
-        if not torch.is_tensor(lr):
-            lr = torch.tensor(lr, device=kl.device)
-        lower = torch.where(kl > 2 * target, (lr / 1.5).clamp(min=LR_RANGE[0]), lr)
-        adapted = torch.where(kl < target / 2, (lr * 1.5).clamp(max=LR_RANGE[1]), lower)
-        if torch.is_tensor(group["lr"]):
-            group["lr"].copy_(adapted)
-        else:
-            group["lr"] = adapted.item()
