@@ -1,0 +1,5 @@
+const envOnlyRaw = [
+  { n: 256, thr: 26152, thr_lo: 23638, thr_hi: 28667 },
+];
+
+const chartMeta = {"game": "pong", "agent": "nature_cnn", "device": "cuda", "gpu": "NVIDIA H200", "schedule": {"reps": 2, "bench_steps": 600, "warmup": 64, "profile": false, "total_env_steps": null, "target_return": null, "return_window": 20, "stop_at_target": false, "max_seconds": null}, "date": "2026-12-01T08:45:05.111325+00:00", "group": "agent.overlap=false", "frameskip": 5, "unit": "env_steps/s"};

@@ -1,0 +1,9 @@
+const envOnlyAgentOverlapFalseRaw = [
+  { n: 256, thr: 26152, thr_lo: 23638, thr_hi: 28667 },
+];
+
+const asyncAgentOverlapTrueRaw = [
+  { n: 256, thr: 24511, thr_lo: 23678, thr_hi: 25343 },
+];
+
+const chartMeta = {"unit": "env_steps/s", "groups": {"agent.overlap=false": {"arrays": ["envOnlyAgentOverlapFalseRaw"], "game": "pong", "agent": "nature_cnn", "device": "cuda", "gpu": "NVIDIA H200", "schedule": {"reps": 2, "bench_steps": 600, "warmup": 64, "profile": false, "total_env_steps": null, "target_return": null, "return_window": 20, "stop_at_target": false, "max_seconds": null}, "date": "2026-12-01T08:45:05.111325+00:00", "group": "agent.overlap=false", "frameskip": 5, "unit": "env_steps/s"}, "agent.overlap=true": {"arrays": ["asyncAgentOverlapTrueRaw"], "game": "pong", "agent": "nature_cnn", "device": "cuda", "gpu": "NVIDIA H200", "schedule": {"reps": 2, "bench_steps": 600, "warmup": 64, "profile": false, "total_env_steps": null, "target_return": null, "return_window": 20, "stop_at_target": false, "max_seconds": null}, "date": "2026-12-01T08:46:03.298148+00:00", "group": "agent.overlap=true", "frameskip": 5, "unit": "env_steps/s"}}};
