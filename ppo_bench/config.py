@@ -96,6 +96,12 @@ class ScheduleConfig:
     """Untimed loop steps before the first repetition (compile, CUDA-graph capture); >= 1."""
     profile: bool = False
     """After the timed reps, one more with host clocks on each phase (result's `phases`)."""
+    interleave: Optional[str] = None
+    """A probe without an agent (env_only) to time after each of a loop's timed reps, in the same
+    process over the same emulators and batches (result's `interleaved`): between jobs the
+    emulators' speed drifts far more than within one, so the loop's ratio to them is read rep by
+    rep. The probes' own jobs ignore it (so one sweep can run them too); not part of a result's
+    identity; timed repetitions only. null: none."""
     total_env_steps: Optional[int] = None
     """A learning run (schedule=learn): one repetition to this many env steps, with a
     learning curve in the result; needs agent.algo=ppo. null: timed repetitions."""
@@ -235,6 +241,11 @@ def validate(cfg: Any) -> None:
     if cfg.schedule.stop_at_target and (not learning or cfg.schedule.target_return is None):
         raise ValueError("schedule.stop_at_target=true: needs a learning run (schedule.total_env_steps) "
                          "with schedule.target_return set")
+    if cfg.schedule.interleave is not None:
+        _one_of("schedule.interleave", cfg.schedule.interleave, MODES.names(kind="probe", agent=False))
+        if learning:
+            raise ValueError(f"schedule.interleave={cfg.schedule.interleave}: a learning run is one "
+                             "repetition with nothing to interleave; use it with timed repetitions")
     if cfg.schedule.max_seconds is not None:
         if not cfg.schedule.max_seconds > 0:
             raise ValueError(f"schedule.max_seconds={cfg.schedule.max_seconds}: must be > 0")

@@ -59,11 +59,27 @@ class _LoopDriver:
         self.agent.restart()
         self._begin(envs, seed)
 
+    def pending(self) -> int:
+        """Batches the emulators owe this driver between two loop steps (recv'd by none yet)."""
+        return 0
+
+    def reset(self, seed: int) -> None:
+        """Start over on the same vector env, with no step in flight (see `pending`, `drain`), after
+        another driver used it (schedule.interleave): as `restart`, without a new env."""
+        self.agent.restart()
+        self._begin(self.envs, seed)
+
     def close(self) -> None:
         # Never recv here: after an exception between recv and send no batch is
         # outstanding, and ale-py's recv would then block for ever. Closing with a
         # send outstanding is safe: ale-py stops its threads either way.
         self.envs.close()
+
+
+def drain(vector_env: VectorEnv, batches: int) -> None:
+    """Receive and drop `batches` batches, so that a reset finds no step in flight."""
+    for _ in range(batches):
+        vector_env.recv()
 
 
 class StepDriver(_LoopDriver):
@@ -92,6 +108,11 @@ class SendRecvDriver(_LoopDriver):
         self.reset_batch: Optional[tuple] = envs.reset(seed)
         self.agent.start(self.reset_batch[1])
 
+    def pending(self) -> int:
+        """After a loop step every batch was sent and none received; before the first, the batches
+        that reset() did not hand back."""
+        return self.groups - (self.reset_batch is not None)
+
     def step(self, slot: int) -> None:
         for _ in range(self.groups):
             if self.reset_batch is None:
@@ -115,6 +136,10 @@ class EnvOnlyDriver:
         self.actions = np.zeros(envs.batch_size, dtype=np.int64)
         ids = envs.reset(seed=seed)[1]["env_id"]
         self.reset_ids = ids if groups > 1 else None  # the reset batch stands in for the first recv
+
+    def pending(self) -> int:
+        """As SendRecvDriver's: in batches, every one sent after a loop step; blocking steps owe none."""
+        return 0 if self.groups == 1 else self.groups - (self.reset_ids is not None)
 
     def step(self, slot: int) -> None:
         if self.groups == 1:

@@ -22,7 +22,7 @@ from .agent import make_agent, total_updates
 from .backends import make_vector_env, num_threads
 from .envs import DuplicateEnvError, TorchEnvs, probe_spaces, spaces
 from .isolation import Progress, one_line
-from .loop import learn, measure, synchronizer
+from .loop import interleaved, learn, measure, synchronizer
 from .phases import describe
 from .registry import ALGOS, MODES
 from .runtimes import compiled_graphs, cudagraph_skips
@@ -164,8 +164,19 @@ def _timed(cfg: DictConfig, driver: Any, device: torch.device, started_mono: flo
                  n_steps / seconds, results.UNIT, seconds, time.monotonic() - started_mono,
                  seconds * (sched.reps - done))
 
+    interleave = None
+    if sched.interleave is not None and MODES[cfg.mode.name].kind == "loop":  # a probe's job ignores it
+        probe = MODES[sched.interleave].load()
+        rep = interleaved(driver, lambda env: probe(env, None, cfg.seed, cfg.mode.groups), sched, cfg.seed,
+                          synchronizer(device))
+
+        def interleave() -> float:
+            seconds = rep()
+            log.info("  %s after it: %.0f %s in %.2f s", sched.interleave, n_steps / seconds, results.UNIT, seconds)
+            return seconds
+
     timings, machine = _run_on(driver, progress, lambda: measure(
-        driver, sched, synchronizer(device), on_rep, recovery(cfg, driver, device)))
+        driver, sched, synchronizer(device), on_rep, recovery(cfg, driver, device), interleave))
     agent = driver.agent
     warnings = []
     graphs = compiled_graphs()
@@ -189,6 +200,9 @@ def _timed(cfg: DictConfig, driver: Any, device: torch.device, started_mono: flo
             "total": int(counts.sum()), "per_env_min": int(counts.min()), "per_env_max": int(counts.max())},
         inference=_inference(agent, cfg.agent.runtime, timings.first_step_s), phases=timings.phases, machine=machine,
         faults=timings.faults,
+        interleaved=None if interleave is None else {
+            "mode": sched.interleave, "reps": [n_steps / s for s in timings.probe_seconds],
+            "seconds": timings.probe_seconds, "env_steps_per_rep": n_steps},
         timing={"first_step_s": timings.first_step_s, "warmup_s": timings.first_step_s + timings.warmup_s,
                 "measure_s": sum(timings.rep_seconds),
                 "measure_started_at": results.utc_iso(timings.measure_started),

@@ -63,6 +63,8 @@ class Timings:
     """The profiled repetition's breakdown (`PhaseClock.report`), when asked for."""
     faults: list[dict] = field(default_factory=list)
     """Repetitions that failed and ran again (see `measure`)."""
+    probe_seconds: list[float] = field(default_factory=list)
+    """With `interleave`: the probe's repetition after each timed one, in order."""
 
 
 Recover = Callable[[BaseException], Optional[dict]]
@@ -112,16 +114,42 @@ def repetition(driver: Any, steps: int, sync: Callable[[], None]) -> tuple[float
     return done - t, done - queued
 
 
+def interleaved(driver: Any, probe: Callable[[Any], Any], schedule: Any, seed: int,
+                sync: Callable[[], None]) -> Callable[[], float]:
+    """One repetition of a probe between two of the loop's, over the loop's own emulators
+    (schedule.interleave): the loop's batches in flight are drained, `probe(vector_env)` builds the
+    probe's driver (its reset starts every env afresh), which warms up for schedule.warmup loop
+    steps and is timed for bench_steps; then its batches are drained and the loop starts over on
+    the same emulators (`driver.reset`: the agent drops its episodes and rollout in progress) and
+    warms up again before its next timed repetition. Returns the probe's seconds."""
+    from .drivers import drain
+
+    def rep() -> float:
+        drain(driver.vector_env, driver.pending())
+        other = probe(driver.vector_env)
+        run_loop(other, until=lambda s: s >= schedule.warmup)
+        seconds, _ = repetition(other, schedule.bench_steps, sync)
+        drain(other.vector_env, other.pending())
+        driver.reset(seed)
+        run_loop(driver, until=lambda s: s >= schedule.warmup)
+        sync()
+        return seconds
+
+    return rep
+
+
 def measure(driver: Any, schedule: Any, sync: Callable[[], None],
-            on_rep: Callable[[int, float], None], recover: Optional[Recover] = None) -> Timings:
+            on_rep: Callable[[int, float], None], recover: Optional[Recover] = None,
+            interleave: Optional[Callable[[], float]] = None) -> Timings:
     """Warm up, then time `schedule.reps` repetitions of `schedule.bench_steps` loop steps.
 
     A repetition that fails in a way `recover` can mend is dropped (its time and env steps) and
-    run again, once: a second failure of the same repetition ends the job.
+    run again, once: a second failure of the same repetition ends the job. With `interleave`
+    (see `interleaved`), after each timed repetition it runs and times the probe's.
     """
     out = Timings()
     out.first_step_s, out.warmup_s = warm_up(driver, schedule.warmup, sync)
-    counts_before = None if driver.env_steps is None else driver.env_steps.copy()
+    timed = None if driver.env_steps is None else np.zeros_like(driver.env_steps)
     out.measure_started = time.time()
     for rep in range(schedule.reps):
         counts = None if driver.env_steps is None else driver.env_steps.copy()
@@ -135,11 +163,14 @@ def measure(driver: Any, schedule: Any, sync: Callable[[], None],
             if counts is not None:
                 driver.env_steps[:] = counts
             seconds, _ = repetition(driver, schedule.bench_steps, sync)
+        if timed is not None:
+            timed += driver.env_steps - counts  # the timed steps only, not an interleave's warm-up
         out.rep_seconds.append(seconds)
         on_rep(rep, seconds)
+        if interleave is not None:
+            out.probe_seconds.append(interleave())
     out.measure_finished = time.time()
-    if counts_before is not None:
-        out.env_steps = driver.env_steps - counts_before
+    out.env_steps = timed
     if schedule.profile:
         clock = PhaseClock(driver)
         try:

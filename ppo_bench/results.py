@@ -135,10 +135,12 @@ def new_record(identity: JobIdentity, overrides: list, num: Optional[int], outpu
 def measurement(*, device: str, batch_size: int, num_threads: Optional[int], reps: list[float],
                 seconds: list[float], env_steps_per_rep: int, env_steps: Optional[dict], inference: dict,
                 phases: Optional[dict], machine: dict, timing: dict, warnings: list[str],
-                faults: list[dict] = (), learning: Optional[dict] = None) -> dict:
+                faults: list[dict] = (), learning: Optional[dict] = None,
+                interleaved: Optional[dict] = None) -> dict:
     """The fields the job's process adds to its record: the same for timed repetitions and a learning
     run (whose one repetition is its loop), with the summary derived from the raw reps. `faults`:
-    what the loop survived (a rebuilt vector env), each with where it happened."""
+    what the loop survived (a rebuilt vector env), each with where it happened. `interleaved`: the
+    probe timed after each of the loop's reps (schedule.interleave), its reps in the same order."""
     from .stats import summary
 
     fields = {"warnings": warnings, "device": device, "batch_size": batch_size, "num_threads": num_threads,
@@ -148,6 +150,8 @@ def measurement(*, device: str, batch_size: int, num_threads: Optional[int], rep
               "timing": timing, "faults": list(faults)}
     if learning is not None:
         fields["learning"] = learning
+    if interleaved is not None:
+        fields["interleaved"] = interleaved
     return fields
 
 
@@ -163,6 +167,8 @@ REQUIRED = {"schema": "integer", "status": "string", "error": "string|null", "mo
 OPTIONAL = {
     "throughput": "object", "throughput.reps": "array", "throughput.reps.*": "number",
     "throughput.seconds": "array", "throughput.seconds.*": "number",
+    "interleaved": "object|null", "interleaved.mode": "string", "interleaved.reps": "array",
+    "interleaved.reps.*": "number", "interleaved.seconds": "array", "interleaved.seconds.*": "number",
     "timing.started_at": "string|null", "timing.finished_at": "string|null",
     "timing.measure_started_at": "string|null", "timing.measure_finished_at": "string|null",
     "provenance.host": "string|null", "provenance.gpu": "string|null", "provenance.cpu_count": "integer|null",
@@ -298,12 +304,18 @@ def summarise_record(record: dict) -> str:
         ret = learning["final_return_mean"]
         ret = "no episode finished" if ret is None else f"return {ret:.1f} (last {learning['window']})"
         return f"{head}: {thr['mean']:.0f} {UNIT} over {learning['total_env_steps']} env steps, {ret}"
-    return f"{head}: {thr['mean']:.0f} {UNIT} {ci} over {len(thr['reps'])} reps"
+    line = f"{head}: {thr['mean']:.0f} {UNIT} {ci} over {len(thr['reps'])} reps"
+    probe = record.get("interleaved")
+    if probe and probe["reps"]:
+        ratios = [a / b for a, b in zip(thr["reps"], probe["reps"])]
+        line += (f"; {probe['mode']} interleaved {sum(probe['reps']) / len(probe['reps']):.0f}, "
+                 f"loop/{probe['mode']} by rep {', '.join(f'{r:.2f}' for r in ratios)}")
+    return line
 
 
 # ---------------------------------------------------------------- identity and learning records
 
-NOT_IDENTITY = ("env.num_envs", "round", "schedule.profile")  # and every key under mode.
+NOT_IDENTITY = ("env.num_envs", "round", "schedule.profile", "schedule.interleave")  # and every key under mode.
 STOPS = ("schedule.max_seconds", "schedule.stop_at_target")  # where a learning run stops
 SCHEMA_DEFAULTS = {f"{g}.{k}": v for g, cls in (("env", EnvConfig), ("agent", AgentConfig),
                                                 ("schedule", ScheduleConfig)) for k, v in vars(cls()).items()}
@@ -339,7 +351,8 @@ def as_today(flat: dict) -> dict:
 
 
 def group_identity(flat: dict) -> dict:
-    """The keys that say what was measured: all but the mode's, num_envs, round and profile; and
+    """The keys that say what was measured: all but the mode's, num_envs, round, profile and interleave
+    (what runs beside the timed reps, not in them); and
     for a learning run the seed (its seeds are samples of one configuration) and where it stops
     (`STOPS`: they cut a curve short, they do not change it)."""
     reference = ALGOS.reference.name  # the reference's workload; any other algorithm learns

@@ -37,9 +37,9 @@ def test_a_quick_cpu_job_writes_a_valid_result(tmp_path):
     assert thr["ci95"] == pytest.approx(half)
     assert record["env_steps"] == {"total": 2 * 6 * 2, "per_env_min": 12, "per_env_max": 12}
     assert record["config"]["schedule"] == {"reps": 2, "bench_steps": 6, "warmup": 2, "profile": False,
-                                            "total_env_steps": None, "target_return": None, "return_window": 20,
+                                            "interleave": None, "total_env_steps": None, "target_return": None, "return_window": 20,
                                             "stop_at_target": False, "max_seconds": None}
-    assert record["algo"] == "reference" and "learning" not in record
+    assert record["algo"] == "reference" and "learning" not in record and "interleaved" not in record
     assert record["phases"] is None
     assert "+preset=quick" in record["overrides"]
     t = record["timing"]

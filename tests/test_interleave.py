@@ -1,0 +1,91 @@
+"""schedule.interleave: the emulators alone timed after each of a loop's repetitions, in the same
+process over the same emulators, so the loop's ratio to them is read rep by rep (between jobs the
+emulators' speed drifts far more than within one)."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from conftest import compose_config
+from test_ppo import ppo_cfg, scripted_driver
+from test_runner import run_job
+from ppo_bench.config import validate
+from ppo_bench.drivers import EnvOnlyDriver, SendRecvDriver, StepDriver, drain
+from ppo_bench.results import summarise_record
+
+
+@pytest.mark.parametrize("groups, seed", [(1, 0), (1, 1), (2, 1), (4, 1)])
+def test_a_loop_driver_hands_its_emulators_to_the_probe_and_starts_over_on_them(groups, seed):
+    """What each driver owes (`pending`, in batches) is what the emulators have in flight; drained,
+    the probe runs on the same emulators, is drained in turn, and the loop starts over on them with
+    no episode or rollout of before (the scripted env errs on a batch that never was)."""
+    driver = scripted_driver(8, groups, ppo_cfg(), seed=seed)
+    env, batch = driver.vector_env, 8 // groups
+    assert isinstance(driver, StepDriver if (groups, seed) == (1, 0) else SendRecvDriver)
+    assert driver.pending() * batch == len(env.waiting)  # before the first step: reset()'s other batches
+    for s in range(3):
+        driver.step(s)
+        assert driver.pending() * batch == len(env.waiting)
+    drain(env, driver.pending())
+    assert not env.waiting
+    probe = EnvOnlyDriver(env, None, 0, groups)
+    for s in range(3):
+        assert probe.pending() * batch == len(env.waiting)
+        probe.step(s)
+    drain(env, probe.pending())
+    assert not env.waiting
+    acted = driver.agent.algo.index.acted.copy()
+    driver.reset(0)
+    assert (driver.agent.algo.index.base == acted).all()  # the rollout in progress was dropped
+    assert not driver.agent.tracker.running()[1].any()  # and every episode in progress
+    s = 0
+    while not driver.agent.update_due(s):  # a whole rollout on the same emulators, then its update
+        driver.step(s)
+        s += 1
+        assert driver.pending() * batch == len(env.waiting)
+    assert s <= 2 * driver.agent.algo.cfg.num_steps
+    driver.agent.update()
+
+
+def test_a_job_with_interleave_times_the_emulators_after_each_of_its_reps(tmp_path):
+    """In async batches (the drivers' unit test above covers the blocking step)."""
+    record = run_job(tmp_path, "mode=async", "mode.groups=2", "env.num_envs=4", "agent.algo=ppo",
+                     "agent.runtime=eager", "device=cpu",
+                     "agent.num_steps=8", "agent.num_minibatches=2", "schedule.reps=3", "schedule.bench_steps=12",
+                     "schedule.warmup=4", "schedule.interleave=env_only")
+    assert record["status"] == "ok", record["error"]
+    probe, thr = record["interleaved"], record["throughput"]
+    assert probe["mode"] == "env_only" and probe["env_steps_per_rep"] == 4 * 12 == thr["env_steps_per_rep"]
+    assert len(probe["reps"]) == len(probe["seconds"]) == len(thr["reps"]) == 3
+    assert probe["reps"] == pytest.approx([48 / s for s in probe["seconds"]])
+    # the loop's own env steps are the timed ones only: no probe's, no warm-up after a probe
+    assert record["env_steps"] == {"total": 3 * 48, "per_env_min": 36, "per_env_max": 36}
+    ratios = [a / b for a, b in zip(thr["reps"], probe["reps"])]
+    assert f"loop/env_only by rep {', '.join(f'{r:.2f}' for r in ratios)}" in summarise_record(record)
+
+
+@pytest.mark.parametrize("overrides, message", [
+    (["schedule.interleave=agent_only"], "schedule.interleave=agent_only: must be one of env_only"),
+    (["schedule.interleave=env_only", "schedule=learn", "agent.algo=ppo", "schedule.total_env_steps=64"],
+     "schedule.interleave=env_only: a learning run is one repetition with nothing to interleave; "
+     "use it with timed repetitions"),
+])
+def test_an_interleave_that_cannot_be_is_refused_in_one_line(overrides, message):
+    with pytest.raises(ValueError, match=re.escape(message)) as info:
+        validate(compose_config("agent.runtime=eager", "device=cpu", *overrides))
+    assert str(info.value) == message
+
+
+def test_the_probes_ignore_it_and_it_is_not_part_of_what_was_measured(tmp_path):
+    """One sweep can run the probes beside interleaved loops, and the collector groups them together."""
+    from ppo_bench.results import flatten, group_identity
+
+    record = run_job(tmp_path, "mode=env_only", "env.num_envs=2", "device=cpu", "schedule.reps=2",
+                     "schedule.bench_steps=4", "schedule.warmup=2", "schedule.interleave=env_only")
+    assert record["status"] == "ok" and "interleaved" not in record
+    flat = flatten(record["config"])
+    assert flat["schedule.interleave"] == "env_only"
+    assert group_identity(flat) == group_identity({**flat, "schedule.interleave": None})
