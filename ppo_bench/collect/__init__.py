@@ -6,13 +6,13 @@ Every `**/result.json` under the paths is read (never written). What may be
 compared or merged is decided by the configs, not by where the files lie:
 
 - Results whose configs differ in anything but the mode subtree, `env.num_envs`,
-  `round` and `schedule.profile` (which only adds a repetition after the timed
-  ones) measure different things, so they are never merged: each distinct
-  rest-of-config (plus the device the job really ran on; the config may say
-  "auto") is a group, named by the keys in which the groups differ. A key that
-  the schema gained after a file was written reads as its default there, and
-  the old `agent.compile` reads as `agent.runtime` (true: compiled, false:
-  eager). table.csv also has `backend` and `runtime` as plain columns.
+  `round`, `schedule.profile` and `schedule.interleave` (which only add a repetition
+  after the timed ones, or a probe's after each) measure different things, so they
+  are never merged: each distinct rest-of-config (plus the device the job really ran
+  on; the config may say "auto") is a group, named by the keys in which the groups
+  differ. A key that the schema gained after a file was written reads as its
+  default there, and the old `agent.compile` reads as `agent.runtime` (true:
+  compiled, false: eager). table.csv also has `backend` and `runtime` as plain columns.
 - Jobs that differ only in `round` are repetitions of one measurement: their
   reps are pooled. Rounds run back to back also give a paired speed-up (per
   round, mode over step), which survives drift that an unpaired ratio does not;
@@ -58,6 +58,12 @@ limit; else the limit, min over the probes. table.csv says which (`bound_kind`) 
 Jobs run with `schedule.profile=true` also give a table of where the loop
 step's time goes (phases.csv, and a section of table.md), averaged over rounds.
 
+Loop jobs run with `schedule.interleave` (a probe of the emulators timed after each of the
+loop's reps, in the same process) also give the loop over that probe paired rep by rep within
+the job, all pairs of a configuration's jobs pooled and each job's own beside them, since the
+emulators drift more between processes than within one (interleaved.csv, and a section of
+table.md); without such jobs there is neither.
+
 Learning runs (`agent.algo=ppo schedule=learn`: a result with a `learning` record)
 also give a Learning section of table.md (final return as the interquartile mean
 over seeds with a bootstrap interval, time to target counted from the job's start, and
@@ -92,7 +98,7 @@ The package has one module per section of the summary, each with its statistics,
 of table.md and its files, and each importing only the modules listed before it: load (find
 and read the result files; what cannot be used; the Collection), common (what several
 sections share: mode order, pooled reps, round pairing, table cells), limits (the probes'
-bound and each loop's efficiency), bounds (the bound each loop's design holds it to: the chain
+bound and each loop's efficiency; interleaved.csv), bounds (the bound each loop's design holds it to: the chain
 of an env waiting for its batch, or the limit), throughput (table.csv, the speed-ups, the chart arrays
 and throughput.png per group), side_by_side (backends.csv, runtimes.csv, side_by_side.*),
 phases (phases.csv), equal_steps (learning curves at equal env steps and the pairs compared

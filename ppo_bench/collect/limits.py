@@ -14,18 +14,34 @@ A probe bounds the loops of its own group; a probe of the emulators alone (no ag
 the loops of any group that differs from its own only in what it does not run (the agent's keys,
 the seed): the emulators at agent.overlap=false bound the loop at agent.overlap=true. Its own
 group's probe is taken first; another group's only where exactly one matches (`probe_key`).
+
+Interleaved (schedule.interleave): a loop job that also timed a probe of the emulators after each
+of its reps, in the same process over the same emulators, carries those reps (`interleaved`). On a
+machine where the emulators' speed drifts 10-30% between processes but a few % within one, the
+loop's ratio to that probe is best read rep by rep within the job: per pair, the loop's rep over
+the probe's rep that followed it. Per group x mode x groups x num_envs, all pairs of its jobs are
+pooled (geometric mean, t-interval on the log ratios), and each job's own ratio is listed beside
+them, so that drift between jobs shows against the spread within one. This is a section of
+table.md and interleaved.csv (a row per cell, then one per job), none without such jobs. A job
+whose two lists differ in length is paired on their common prefix, and said so.
 """
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from .. import stats
 from ..registry import MODES
-from .common import ROUND, bounded, interval, paired, pooled_mean, probes
+from .common import (ROUND, bounded, decimals, interval, md_table, mode_order, paired, pooled, pooled_mean,
+                     probes, ratio_cell)
 from .load import Collection
+
+INTERLEAVED_FILE = "interleaved.csv"
+INTERLEAVED_KEY = ["group", "mode", "groups", "num_envs", "probe"]
 
 
 def footer(table: pd.DataFrame) -> str:
@@ -39,6 +55,7 @@ def footer(table: pd.DataFrame) -> str:
 def build(c: Collection) -> None:
     _limits(c.table, c.jobs)
     _paired_efficiency(c.table, c.jobs)
+    _interleaved(c)
 
 
 def probe_key(ident: dict, probe: str) -> str:
@@ -191,3 +208,85 @@ def notes(t: pd.DataFrame) -> list[str]:
                       "reached: that probe measured low (noisy or disturbed), so this efficiency is not a real one"
                       for r in over])
     return [""] + lines if lines else []
+
+
+def _pairs(loop: list[float], probe: list[float]) -> dict:
+    """Both sides' means and the loop over the probe paired rep by rep: geometric mean of the ratios,
+    t-interval on their logs (none for one pair)."""
+    ratio, lo, hi = interval(stats.paired_ratio_interval([a / b for a, b in zip(loop, probe)]))
+    return {"loop_mean": float(np.mean(loop)), "probe_mean": float(np.mean(probe)), "ratio": ratio, "lo": lo,
+            "hi": hi, "pairs": len(loop), "loop_reps": json.dumps(loop), "probe_reps": json.dumps(probe)}
+
+
+def _interleaved(c: Collection) -> None:
+    """`Collection.interleaved`: per cell (INTERLEAVED_KEY) a row of all its jobs' pairs pooled, then a
+    row per job (scope "job"); the means are over the paired reps only, as the ratio. A job whose lists
+    differ in length pairs their common prefix and gets a line in `interleaved_notes`."""
+    have = c.jobs[c.jobs["interleaved"].notna()] if "interleaved" in c.jobs else c.jobs.iloc[:0]
+    jobs, notes = [], []
+    for j in have.sort_values(["sweep", "round", "path"]).itertuples():
+        probe, rep = j.interleaved["mode"], j.interleaved["reps"]
+        k = min(len(j.reps), len(rep))
+        if len(j.reps) != len(rep):
+            notes.append(f"- {j.path}: {len(j.reps)} loop reps but {len(rep)} {probe} reps interleaved: "
+                         f"only the first {k} are paired")
+        if k:
+            jobs.append({"group": j.group, "identity": j.identity, "mode": j.mode, "mode_name": j.mode_name,
+                         "groups": j.groups, "num_envs": j.num_envs, "probe": probe, "scope": "job",
+                         "path": j.path, "sweep": j.sweep, "round": j.round, "jobs": 1,
+                         "loop": j.reps[:k], "rep": rep[:k]})
+    rows = []
+    cells = dict(list(pd.DataFrame(jobs).groupby(INTERLEAVED_KEY))) if jobs else {}
+    for key in sorted(cells, key=lambda k: (k[0], mode_order(k[1]), *k[2:])):
+        sub = cells[key]
+        first = sub.iloc[0]
+        rows.append({**dict(zip(INTERLEAVED_KEY, key)), "identity": first["identity"],
+                     "mode_name": first["mode_name"], "scope": "pooled", "path": "", "sweep": "", "round": None,
+                     "jobs": len(sub), **_pairs(pooled(sub["loop"]), pooled(sub["rep"]))})
+        rows += [{**{k: v for k, v in j.items() if k not in ("loop", "rep")}, **_pairs(j["loop"], j["rep"])}
+                 for j in sub.to_dict("records")]
+    c.interleaved = pd.DataFrame(rows).astype({"round": "Int64"}) if rows else pd.DataFrame()
+    c.interleaved_notes = notes
+
+
+def interleaved_markdown(c: Collection) -> list[str]:
+    """The section of table.md: per probe interleaved, a table of the pooled pairs per cell with each
+    job's own ratio beside them (a table per group where there are several), the footer, the notes."""
+    t = c.interleaved
+    if t.empty and not c.interleaved_notes:
+        return []
+    lines = []
+    for probe, p in (t.groupby("probe", sort=False) if not t.empty else []):
+        lines += [f"**Loop over {probe}, interleaved in one job** (same process, same emulators)", ""]
+        cells, per_job = p[p["scope"] == "pooled"], dict(list(p[p["scope"] == "job"].groupby(INTERLEAVED_KEY)))
+        for g, one in cells.groupby("group", sort=False):
+            if cells["group"].nunique() > 1:
+                lines += [f"*{g}*", ""]
+            rows = []
+            for r in one.itertuples():
+                jobs = per_job[tuple(getattr(r, k) for k in INTERLEAVED_KEY)]
+                several = jobs["sweep"].nunique() > 1  # round 0 of two sweeps: name the sweep too
+                each = [f"{Path(j.sweep).name + ' ' if several else ''}r{j.round} {ratio_cell(j.ratio, j.lo, j.hi)}"
+                        for j in jobs.itertuples()]
+                rows.append([r.mode, str(r.groups), str(r.num_envs), f"{r.loop_mean:.{decimals(r.loop_mean)}f}",
+                             f"{r.probe_mean:.{decimals(r.probe_mean)}f}", ratio_cell(r.ratio, r.lo, r.hi),
+                             str(r.pairs), str(r.jobs), "; ".join(bounded(each))])
+            lines += md_table(["mode", "groups", "num_envs", "loop", probe, f"loop/{probe} paired", "pairs", "jobs",
+                               "per job (round: loop/" + probe + ")"], rows) + [""]
+        lines += [f"loop, {probe} = mean env-steps/s over the paired reps; loop/{probe} paired = per repetition, "
+                  f"the loop's rep over the {probe} rep that followed it in the same job, geometric mean with a "
+                  "95% t-interval on the log ratios, all pairs of the row's jobs pooled; per job = the same over "
+                  "one job's pairs: their spread is the drift between jobs (processes)", ""]
+    if c.interleaved_notes:
+        lines += ["Interleaved lists of unequal length (paired on their common prefix):", "",
+                  *bounded(c.interleaved_notes), ""]
+    return lines
+
+
+def write(c: Collection, out: Path, plot: bool) -> list[Path]:
+    """interleaved.csv where some job interleaved a probe (full precision, the paired reps as JSON);
+    returns the files written."""
+    if c.interleaved.empty:
+        return []
+    c.interleaved.to_csv(out / INTERLEAVED_FILE, index=False)
+    return [out / INTERLEAVED_FILE]

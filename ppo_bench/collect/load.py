@@ -14,7 +14,8 @@ the key read as "reference") is one sample of a configuration whose outcome depe
 its seed, so its seed is pooled like a round; the reference workload's seed stays part
 of what was measured, as before. Its `learning` record is checked here, so that a
 malformed one (curve lists of unequal length, say) makes the file unusable with one
-reason, like any other mistyped field. A learning run that failed part-way keeps the curve
+reason, like any other mistyped field; so does a malformed `interleaved` record (a probe timed
+after each of a loop's reps, see limits). A learning run that failed part-way keeps the curve
 it had (`learning_so_far`): its points up to the failure are as good as any finished run's,
 so it is read too (`Collection.stopped`), for the curves and the comparison at equal env
 steps, never for a throughput or a final return.
@@ -60,6 +61,8 @@ class Collection:
     equal_steps: list[dict] = field(default_factory=list)         # pairs differing only in mode, at equal env steps
     learning_warnings: list[str] = field(default_factory=list)
     stopped: pd.DataFrame = field(default_factory=pd.DataFrame)  # failed learning runs with their curve so far
+    interleaved: pd.DataFrame = field(default_factory=pd.DataFrame)  # loop over a probe timed in its job (limits)
+    interleaved_notes: list[str] = field(default_factory=list)       # ... jobs whose two lists differ in length
     failed: list[dict] = field(default_factory=list)      # path, mode, num_envs, error
     skipped: list[dict] = field(default_factory=list)     # path, mode, num_envs, error (why it does not apply)
     bad: list[dict] = field(default_factory=list)         # path, reason
@@ -205,7 +208,23 @@ def _job(path: Path, rec: dict) -> dict:
         "algo": flat["agent.algo"], "network": flat.get("agent.name"), "seed": flat.get("seed"),
         "learning": results.stopped_learning(rec) if stopped else results.check_learning(rec.get("learning")),
         "stopped": rec["error"] if stopped else None,
+        "interleaved": None if stopped else interleaved(rec.get("interleaved")),
     }
+
+
+def interleaved(value) -> Optional[dict]:
+    """A result's `interleaved` record (schedule.interleave: a probe timed after each of the loop's
+    reps, in the same process), checked: the probe's name and its reps, positive numbers since the
+    loop's reps are divided by them; None for a job without one. A malformed record makes the file
+    unusable with one reason, like any mistyped field."""
+    if value is None:
+        return None
+    if not isinstance(value, dict) or not isinstance(value.get("mode"), str):
+        raise ValueError(f"interleaved: {value!r:.80}, expected an object with the probe's name in `mode`")
+    reps = value.get("reps")
+    if not isinstance(reps, list) or not all(type(x) in (int, float) and x > 0 for x in reps):
+        raise ValueError(f"interleaved.reps: {reps!r:.80}, expected a list of positive numbers")
+    return {"mode": value["mode"], "reps": [float(x) for x in reps]}
 
 
 def slot_cores(rec: dict) -> Optional[frozenset]:

@@ -4,7 +4,8 @@ Each section computes its part into the Collection, gives its part of table.md a
 own files; this module decides only the order. The sections build in the order their columns
 appear in table.csv (throughput's rows, then the side-by-side tables, the limits and bounds, the integrity
 flags; phases and learning apart), and table.md reads throughput (with the limits and bounds in its tables),
-side by side, phases, learning, integrity, then the baseline. Where the figures are drawn, html
+side by side, the loops over a probe interleaved in their jobs (limits), phases, learning, integrity, then the
+baseline. Where the figures are drawn, html
 writes report.html (every section's charts and table.md on one offline page) and table.md links to
 it in its first line. Each section's write returns the
 files it wrote; they go into the out dir's manifest (MANIFEST), and a later collection into that
@@ -28,7 +29,7 @@ from . import baseline, bounds, html, integrity, learning, limits, phases, side_
 from .common import can_plot
 from .load import CollectError, Collection, load_jobs
 
-WRITERS = (throughput, side_by_side, phases, learning)  # the sections with files; table.csv is written first
+WRITERS = (throughput, side_by_side, limits, phases, learning)  # the sections with files; table.csv is written first
 TABLE_MD = "table.md"
 MANIFEST = ".collect.json"  # in the out dir: what the last collection wrote there (see remove_earlier)
 LOCK_WAIT_S = 60.0  # how long a second collector into one out dir waits for the first (see locked)
@@ -55,7 +56,8 @@ def build(paths: list[Path], compare_with: Optional[Path] = None) -> Collection:
 
 
 def markdown(c: Collection) -> str:
-    lines = (throughput.markdown(c) + side_by_side.markdown(c) + phases.markdown(c) + learning.markdown(c)
+    lines = (throughput.markdown(c) + side_by_side.markdown(c) + limits.interleaved_markdown(c)
+             + phases.markdown(c) + learning.markdown(c)
              + integrity.markdown(c) + baseline.markdown(c))
     return "\n".join(lines).rstrip() + "\n"
 

@@ -1,0 +1,180 @@
+"""The collector's section on a loop over the probe interleaved in its own job (schedule.interleave).
+
+Each rep of the loop is paired with the probe's rep that followed it in the same process; the
+ratios of all pairs of a configuration's jobs are pooled, and each job's own is listed. Expected
+figures are worked out here from the reps (logs, scipy's t quantile), not by ppo_bench.stats.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.stats import t as student_t
+
+from ppo_bench import results
+from ppo_bench.collect import collect
+from test_collect import write
+
+TITLE = "**Loop over env_only, interleaved in one job** (same process, same emulators)"
+
+
+def job(root, name, reps, probe_reps, *, mode="async", groups=2, probe="env_only", **kw):
+    """A loop job's result file with its interleaved probe, as the job writes it (None: no `interleaved`)."""
+    path = write(root, name, mode=mode, groups=groups, reps=reps, sched_reps=len(reps),
+                 sched_extra={"interleave": None if probe_reps is None else probe}, **kw)
+    if probe_reps is not None:
+        rec = json.loads(path.read_text())
+        rec["interleaved"] = {"mode": probe, "reps": list(probe_reps), "seconds": [1000 / x for x in probe_reps],
+                              "env_steps_per_rep": 1000}
+        results.write_atomic(path, rec)
+    return path
+
+
+def log_t(ratios):
+    """Geometric mean of the ratios and its 95% t-interval on their logs, written out."""
+    logs = np.log(ratios)
+    k, m = len(logs), float(np.mean(logs))
+    half = student_t.ppf(0.975, k - 1) * float(np.std(logs, ddof=1)) / math.sqrt(k)
+    return math.exp(m), math.exp(m - half), math.exp(m + half)
+
+
+def rows(c, scope):
+    return c.interleaved[c.interleaved["scope"] == scope].reset_index(drop=True)
+
+
+# two jobs (rounds) of one configuration: the emulators 20% slower in the second process, the loop
+# about 0.9 of them in both
+LOOP = {0: [900.0, 925.0, 880.0, 910.0], 1: [725.0, 700.0, 735.0, 712.0]}
+PROBE = {0: [1000.0, 1010.0, 990.0, 1005.0], 1: [800.0, 790.0, 805.0, 798.0]}
+
+
+def _two_rounds(root):
+    for r in (0, 1):
+        job(root, f"async_r{r}", LOOP[r], PROBE[r], round=r)
+
+
+def test_pairs_pooled_over_jobs_and_each_jobs_own(tmp_path, capsys):
+    _two_rounds(tmp_path)
+    c = collect([tmp_path], plot=False)
+
+    pooled = rows(c, "pooled")
+    assert len(pooled) == 1
+    p = pooled.iloc[0]
+    ratios = [a / b for r in (0, 1) for a, b in zip(LOOP[r], PROBE[r])]
+    ratio, lo, hi = log_t(ratios)
+    assert (p["mode"], p["groups"], p["num_envs"], p["probe"]) == ("async", 2, 8, "env_only")
+    assert (p["ratio"], p["lo"], p["hi"]) == (pytest.approx(ratio), pytest.approx(lo), pytest.approx(hi))
+    assert (p["pairs"], p["jobs"]) == (8, 2)
+    assert p["loop_mean"] == pytest.approx(np.mean(LOOP[0] + LOOP[1]))
+    assert p["probe_mean"] == pytest.approx(np.mean(PROBE[0] + PROBE[1]))
+    # the unpaired quotient of the pooled means is not what is reported
+    assert abs(p["loop_mean"] / p["probe_mean"] - ratio) > 1e-4
+
+    per_job = rows(c, "job")
+    assert list(per_job["round"]) == [0, 1] and list(per_job["pairs"]) == [4, 4]
+    assert list(per_job["jobs"]) == [1, 1]
+    for r, got in per_job.iterrows():
+        want = log_t([a / b for a, b in zip(LOOP[r], PROBE[r])])
+        assert (got["ratio"], got["lo"], got["hi"]) == tuple(map(pytest.approx, want))
+        assert got["path"].endswith(f"async_r{r}/result.json")
+        assert json.loads(got["loop_reps"]) == LOOP[r] and json.loads(got["probe_reps"]) == PROBE[r]
+
+    out = capsys.readouterr().out
+    assert TITLE in out
+    cells = lambda *xs: f"{xs[0]:.2f}x [{xs[1]:.2f}, {xs[2]:.2f}]"  # noqa: E731
+    r0, r1 = (log_t([a / b for a, b in zip(LOOP[r], PROBE[r])]) for r in (0, 1))
+    assert (f"| async | 2 | 8 | {p['loop_mean']:.0f} | {p['probe_mean']:.0f} | {cells(ratio, lo, hi)} | 8 | 2 | "
+            f"r0 {cells(*r0)}; r1 {cells(*r1)} |") in out
+    assert "| mode | groups | num_envs | loop | env_only | loop/env_only paired | pairs | jobs |" in out
+    assert "the loop's rep over the env_only rep that followed it in the same job" in out
+    assert "t-interval on the log ratios" in out
+    assert "unequal length" not in out
+
+    csv = pd.read_csv(c.out_dir / "interleaved.csv")
+    assert len(csv) == 3 and list(csv["scope"]) == ["pooled", "job", "job"]
+    assert csv.loc[0, "ratio"] == pytest.approx(ratio, rel=1e-12)  # full precision, not table.md's
+    assert json.loads(csv.loc[0, "loop_reps"]) == LOOP[0] + LOOP[1]
+    manifest = json.loads((c.out_dir / ".collect.json").read_text())
+    assert "interleaved.csv" in manifest["files"]
+
+
+def test_no_section_and_no_file_without_interleaved_data(tmp_path, capsys):
+    for r in (0, 1):
+        job(tmp_path, f"async_r{r}", LOOP[r], None, round=r)
+        write(tmp_path, f"env_r{r}", mode="env_only", groups=2, round=r, reps=PROBE[r])
+    c = collect([tmp_path], plot=False)
+    assert c.interleaved.empty and c.interleaved_notes == []
+    assert "interleaved in one job" not in c.markdown and "nterleaved" not in capsys.readouterr().out
+    assert not (c.out_dir / "interleaved.csv").exists()
+
+
+def test_a_length_mismatch_pairs_the_common_prefix_and_is_said(tmp_path, capsys):
+    loop, probe = [900.0, 880.0, 910.0], [1000.0, 990.0]  # the last rep's probe missing
+    path = job(tmp_path, "short", loop, probe)
+    c = collect([tmp_path], plot=False)
+    p = rows(c, "pooled").iloc[0]
+    want = log_t([900 / 1000, 880 / 990])
+    assert (p["ratio"], p["lo"], p["hi"]) == tuple(map(pytest.approx, want))
+    assert (p["pairs"], p["jobs"]) == (2, 1)
+    assert p["loop_mean"] == pytest.approx(890.0)  # over the paired reps, as the ratio
+    assert c.interleaved_notes == [f"- {path}: 3 loop reps but 2 env_only reps interleaved: only the first 2 "
+                                   "are paired"]
+    out = capsys.readouterr().out
+    assert "unequal length" in out and c.interleaved_notes[0] in out
+    assert c.table.iloc[0]["n"] == 3  # the throughput table keeps all the loop's reps
+
+
+def test_configurations_stay_apart_and_plain_jobs_stay_out(tmp_path, capsys):
+    job(tmp_path, "fs5_n8", [900.0, 910.0], [1000.0, 1000.0])
+    job(tmp_path, "fs5_n16", [1800.0, 1790.0], [1900.0, 1950.0], n=16)
+    job(tmp_path, "fs4_n8", [800.0, 790.0], [1000.0, 980.0], frameskip=4)
+    job(tmp_path, "step", [500.0, 505.0], [1000.0, 1010.0], mode="step", groups=1)
+    job(tmp_path, "plain", [850.0, 860.0], None)  # no interleaved probe: not in the section
+    c = collect([tmp_path], plot=False)
+    pooled = rows(c, "pooled")
+    got = {(r.group, r.mode, r.num_envs): r.ratio for r in pooled.itertuples()}
+    # the group's name, whether or not schedule.interleave is part of what a job measured
+    fs5, fs4 = (next(g for g in c.table["group"] if f"env.frameskip={f}" in g and "interleave=null" not in g)
+                for f in (5, 4))
+    assert got == {(fs5, "step", 8): pytest.approx(log_t([0.5, 505 / 1010])[0]),
+                   (fs5, "async", 8): pytest.approx(log_t([0.9, 0.91])[0]),
+                   (fs5, "async", 16): pytest.approx(log_t([1800 / 1900, 1790 / 1950])[0]),
+                   (fs4, "async", 8): pytest.approx(log_t([0.8, 790 / 980])[0])}
+    assert list(pooled["mode"]) == ["async", "step", "async", "async"]  # by group, then mode order, num_envs
+    assert (pooled["jobs"] == 1).all()
+    out = capsys.readouterr().out
+    assert f"*{fs5}*" in out and f"*{fs4}*" in out
+
+
+def test_one_pair_has_a_ratio_and_no_interval(tmp_path, capsys):
+    job(tmp_path, "one", [900.0], [1000.0])
+    c = collect([tmp_path], plot=False)
+    p = rows(c, "pooled").iloc[0]
+    assert p["ratio"] == pytest.approx(0.9) and np.isnan(p["lo"]) and np.isnan(p["hi"])
+    assert "| 0.90x | 1 | 1 | r0 0.90x |" in capsys.readouterr().out
+
+
+def test_round_0_of_two_sweeps_names_the_sweep(tmp_path, capsys):
+    for sweep, f in (("sweep_a", 1.0), ("sweep_b", 0.8)):
+        job(tmp_path / sweep, "async", [900.0 * f, 910.0 * f], [1000.0 * f, 1005.0 * f])
+    c = collect([tmp_path], plot=False)
+    assert rows(c, "pooled").iloc[0]["jobs"] == 2
+    assert "sweep_a r0 " in capsys.readouterr().out
+
+
+def test_failed_jobs_are_left_out_and_a_bad_record_makes_the_file_unusable(tmp_path, capsys):
+    job(tmp_path, "ok", [900.0, 910.0], [1000.0, 1000.0])
+    failed = write(tmp_path, "failed", mode="async", groups=2, status="failed", error="boom",
+                   sched_extra={"interleave": "env_only"})
+    rec = json.loads(failed.read_text())
+    rec["interleaved"] = {"mode": "env_only", "reps": [1.0], "seconds": [1.0], "env_steps_per_rep": 1}
+    results.write_atomic(failed, rec)
+    bad = job(tmp_path, "bad", [900.0, 910.0], [1000.0, -5.0])  # passes the schema's types, not a rate
+    c = collect([tmp_path], plot=False)
+    assert rows(c, "pooled").iloc[0]["jobs"] == 1 and len(rows(c, "job")) == 1
+    assert [b["path"] for b in c.bad] == [str(bad)]
+    assert "interleaved.reps" in c.bad[0]["reason"]
