@@ -195,7 +195,7 @@ def _write(path: Path, record: dict) -> Optional[str]:
 def _log_outcome(record: dict, path: Path) -> None:
     """The job's one line on the terminal (and in its log)."""
     if record["status"] == "ok":
-        log.info("%s -> %s", results.summarise_record(record), path)
+        log.info("%s -> %s", summarise_record(record), path)
         return
     head = f"{record['mode']} {record['game']} {record['agent']} n={record['num_envs']}"
     if record["status"] == "skipped":
@@ -255,3 +255,24 @@ def _merge(record: dict, fields: dict) -> None:
     record["warnings"] += fields.pop("warnings")
     record["timing"].update(fields.pop("timing"))
     record.update(fields)
+
+
+def summarise_record(record: dict) -> str:
+    """One line per job for the log."""
+    head = f"{record['mode']} {record['game']} {record['agent']} n={record['num_envs']} on {record['device']}"
+    if record["status"] != "ok":
+        return f"{head}: FAILED: {record['error']}"
+    thr = record["throughput"]
+    ci = "no interval" if thr["ci95"] is None else f"± {thr['ci95']:.0f}"
+    learning = record.get("learning")
+    if learning:
+        ret = learning["final_return_mean"]
+        ret = "no episode finished" if ret is None else f"return {ret:.1f} (last {learning['window']})"
+        return f"{head}: {thr['mean']:.0f} {results.UNIT} over {learning['total_env_steps']} env steps, {ret}"
+    line = f"{head}: {thr['mean']:.0f} {results.UNIT} {ci} over {len(thr['reps'])} reps"
+    probe = record.get("interleaved")
+    if probe and probe["reps"]:
+        ratios = [a / b for a, b in zip(thr["reps"], probe["reps"])]
+        line += (f"; {probe['mode']} interleaved {sum(probe['reps']) / len(probe['reps']):.0f}, "
+                 f"loop/{probe['mode']} by rep {', '.join(f'{r:.2f}' for r in ratios)}")
+    return line

@@ -14,7 +14,7 @@ from test_ppo import ppo_cfg, scripted_driver
 from test_runner import run_job
 from ppo_bench.config import validate
 from ppo_bench.drivers import EnvOnlyDriver, SendRecvDriver, StepDriver, drain
-from ppo_bench.results import summarise_record
+from ppo_bench.runner import summarise_record
 
 
 @pytest.mark.parametrize("groups, seed", [(1, 0), (1, 1), (2, 1), (4, 1)])
