@@ -26,6 +26,7 @@ from typing import Any, Callable, Optional
 import numpy as np
 import torch
 
+from .drivers import drain
 from .phases import PhaseClock
 from .results import CURVE_KEYS, to_target
 
@@ -122,7 +123,6 @@ def interleaved(driver: Any, probe: Callable[[Any], Any], schedule: Any, seed: i
     steps and is timed for bench_steps; then its batches are drained and the loop starts over on
     the same emulators (`driver.reset`: the agent drops its episodes and rollout in progress) and
     warms up again before its next timed repetition. Returns the probe's seconds."""
-    from .drivers import drain
 
     def rep() -> float:
         drain(driver.vector_env, driver.pending())
