@@ -51,8 +51,10 @@ def test_a_loop_driver_hands_its_emulators_to_the_probe_and_starts_over_on_them(
 
 
 def test_a_job_with_interleave_times_the_emulators_after_each_of_its_reps(tmp_path):
-    """In async batches (the drivers' unit test above covers the blocking step)."""
-    record = run_job(tmp_path, "mode=async", "mode.groups=2", "env.num_envs=4", "agent.algo=ppo",
+    """Over ale-py in send/recv, whose one batch is owed between loop steps and drained at each switch. Not
+    in async batches: ale-py 0.12's can starve or repeat an env on a busy machine (ALE issue #641), which
+    would decide this test; the drivers' test above hands over async batches of the scripted env."""
+    record = run_job(tmp_path, "mode=sendrecv", "env.num_envs=4", "agent.algo=ppo",
                      "agent.runtime=eager", "device=cpu",
                      "agent.num_steps=8", "agent.num_minibatches=2", "schedule.reps=3", "schedule.bench_steps=12",
                      "schedule.warmup=4", "schedule.interleave=env_only")
