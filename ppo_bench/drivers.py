@@ -12,9 +12,10 @@ builds the emulators only for a mode with emulators, the agent only for one
 with an agent).
 
 - step:       infer, store, then blocking `envs.step` (= send + recv).
-- sendrecv:   recv, infer, send at once, then store. With one batch the next
-              action needs the next frames, so only the stores (and the
-              update) can overlap the emulators.
+- sendrecv:   recv, infer, send at once, then store and observe the batch's
+              results (episode bookkeeping). With one batch the next action
+              needs the next frames, so only the stores, the bookkeeping (and
+              the update) can overlap the emulators.
 - async:      the same loop over `groups` batches of num_envs / groups
               (ale-py's envpool-style `batch_size`): while the device infers
               on one batch the emulator threads step the others. Stores go to
@@ -115,14 +116,18 @@ class SendRecvDriver(_LoopDriver):
 
     def step(self, slot: int) -> None:
         for _ in range(self.groups):
+            results = None
             if self.reset_batch is None:
-                frames, ids, rewards, terminations, truncations = self.envs.recv()
-                self.agent.observe(ids, rewards, terminations, truncations)
+                frames, ids, *results = self.envs.recv()
             else:
                 (frames, ids), self.reset_batch = self.reset_batch, None
             actions, values = self.agent.act(frames, slot, ids)
             self.envs.send(self.agent.actions_to_host(actions))
+            # the host's bookkeeping after the send, while the emulators step: not between an env's
+            # frames and its next action (at 1 to 8 envs each env waits for that chain)
             self.agent.store(frames, actions, values)
+            if results is not None:
+                self.agent.observe(ids, *results)
             self.env_steps[ids] += 1
 
 

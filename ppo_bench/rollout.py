@@ -11,10 +11,12 @@ batch it came back in, and each env's rollout is its own stretch of rows.
 The rows form a ring of 2 x num_steps per env (the device buffers have one
 more flat row at the end, `trash`, for writes that belong nowhere). Env e's
 rollout is rows [base[e], base[e] + length[e]) of its column, where length
-counts the steps whose results have arrived: its last acted step is still
-out (a step's results come back with the next observation, which is acted
-on before they are written), and that row's value is the rollout's
-bootstrap. An update is due when the rollouts hold num_steps x num_envs
+counts its acted steps but the last: by the end of a loop step the results
+of every other one have come (each batch is observed within the loop step
+that brought it, before or after the act on it), and the last one's value
+is the rollout's bootstrap. Frames come back in each env's own order, so the
+results that come with an env's k-th frame belong to the row acted on its
+(k-1)-th (`arrive`). An update is due when the rollouts hold num_steps x num_envs
 transitions in all (in step and sendrecv: num_steps each, as in CleanRL), or
 when an env's rollout nears the ring's size (an env that runs far ahead, or
 another that lags, never overwrites rows still to be trained on). After the
@@ -40,6 +42,9 @@ class RolloutIndex:
         # Between two checks of `due` an env acts at most once per batch of the loop step.
         self.full = 2 * num_steps - batches
         self.acted = np.zeros(num_envs, dtype=np.int64)  # steps acted per env since the start
+        # frames delivered per env (reset frames included): an env's k-th frame brings the results of
+        # the step acted on its (k-1)-th, whenever the driver observes it, before or after acting again
+        self.delivered = np.zeros(num_envs, dtype=np.int64)
         self.base = np.zeros(num_envs, dtype=np.int64)  # first step of each env's rollout
 
     def act_rows(self, ids: np.ndarray) -> np.ndarray:
@@ -52,14 +57,28 @@ class RolloutIndex:
         self.acted[ids] = pos + 1
         return (pos % self.ring) * self.num_envs + ids
 
-    def result_rows(self, ids: np.ndarray) -> np.ndarray:
-        """Flat rows whose step results (reward, end, valid) this batch of `ids` brings.
+    def start(self, ids: np.ndarray) -> None:
+        """The envs `ids` were delivered their reset frames by the vector env's reset()."""
+        self.delivered[ids] += 1
 
-        That is each env's last acted row; `trash` for an env not acted on yet
-        (an async recv brings the reset frames of envs that reset() did not return).
-        """
-        pos = self.acted[ids] - 1
-        return np.where(pos >= 0, (pos % self.ring) * self.num_envs + ids, self.trash)
+    def result_rows(self, ids: np.ndarray) -> np.ndarray:
+        """Flat rows whose step results the next frames of `ids` bring: the row acted on each env's
+        frames before them; `trash` for a reset frame (an async recv brings the reset frames of envs
+        that reset() did not return, for which no action was sent) or a row before the rollout."""
+        pos = self.delivered[ids] - 1
+        return np.where(pos >= self.base[ids], (pos % self.ring) * self.num_envs + ids, self.trash)
+
+    def arrive(self, ids: np.ndarray) -> np.ndarray:
+        """`result_rows(ids)`, and those frames count as delivered."""
+        rows = self.result_rows(ids)
+        self.delivered[ids] += 1
+        return rows
+
+    def drop_in_flight(self) -> None:
+        """The steps in flight will never bring results (a new vector env, or another driver used
+        it): each env's next rollout starts at its next acted row, on its next reset frame."""
+        self.base[:] = self.acted
+        self.delivered[:] = self.acted
 
     @property
     def lengths(self) -> np.ndarray:

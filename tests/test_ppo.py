@@ -133,10 +133,14 @@ def fill_rollout(driver) -> int:
 
 def test_rollout_index_rows_lengths_and_due():
     index = RolloutIndex(num_steps=3, num_envs=2)
-    assert index.result_rows(np.array([0, 1])).tolist() == [index.trash] * 2  # nothing acted yet
+    index.start(np.array([1]))  # env 1's reset frame came from reset(), env 0's comes with a recv
     assert index.act_rows(np.array([1])).tolist() == [1]  # row 0 of env 1
+    # a frame brings the results of the row acted on the env's frame before it, nothing for a reset frame
+    assert index.result_rows(np.array([0, 1])).tolist() == [index.trash, 1]
+    assert index.arrive(np.array([0, 1])).tolist() == [index.trash, 1]
     assert index.act_rows(np.array([1, 0])).tolist() == [1 * 2 + 1, 0]
-    assert index.result_rows(np.array([0, 1])).tolist() == [0, 3]  # each env's last acted row
+    assert index.arrive(np.array([0])).tolist() == [0]  # observed after acting on env 1 again: the same rows
+    assert index.arrive(np.array([1])).tolist() == [3]
     assert index.lengths.tolist() == [0, 1]  # an env's last acted step has no results yet
     for _ in range(2):
         index.act_rows(np.array([0, 1]))
@@ -179,6 +183,7 @@ def test_each_env_s_rows_are_its_steps_in_time_order_with_their_results(groups, 
     fill_rollout(driver)
     lengths = agent.algo.index.lengths
     assert lengths.sum() == steps * n and lengths.min() >= steps // 2
+    agent.algo.prepare_update()  # the buffers as the update reads them (the last results written)
     obs = agent.algo.buffers.obs[:-1].view(2 * steps, n, *FRAME_SHAPE)[:, :, 0, 0, :3].numpy().astype(int)
     act = agent.algo.buffers.actions[:-1].view(2 * steps, n).numpy()
     buffers = agent.algo.buffers

@@ -75,7 +75,8 @@ class Algorithm:
 
     def observe(self, ids: np.ndarray, rewards: np.ndarray, terminations: np.ndarray,
                 truncations: np.ndarray) -> None:
-        """One batch's step results, before the next act on the same envs."""
+        """One batch's step results, in the loop step that brought them (before or after the act on
+        that batch: drivers observe after the send where they can, beside the emulators' step)."""
 
     def store(self, frames: torch.Tensor, actions: torch.Tensor, values: torch.Tensor) -> None:
         """Rollout stores that may wait until the actions were sent; nothing where `act` stored."""

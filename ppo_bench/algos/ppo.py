@@ -66,20 +66,23 @@ class PPO(Algorithm):
 
     def start(self, ids: np.ndarray) -> None:
         self.tracker.start(ids)
+        self.index.start(ids)
 
     def restart(self) -> None:
         """Drop the episodes in progress and the rollouts since the last update: each env's next
         rollout starts at its next acted row, so no row acted in the old env (whose results never
         came) is trained on."""
         self.tracker.restart()
-        self.index.base[:] = self.index.acted
+        self.index.drop_in_flight()
+        self._rows_np[1] = self.index.trash  # results staged from the old env are written nowhere
 
     def observe(self, ids: np.ndarray, rewards: np.ndarray, terminations: np.ndarray,
                 truncations: np.ndarray) -> None:
-        """Staged for the rows acted before them; the next `act` is on the same envs and writes them.
-        Reset steps come back invalid."""
+        """Staged for the rows acted before them (`RolloutIndex.arrive`); the next `act` writes them,
+        or the update's `prepare_update` if it comes first. Reset steps come back invalid. The
+        drivers call this after the send where they can, beside the emulators' step."""
         valid = self.tracker.observe(ids, rewards, terminations, truncations)
-        self._rows_np[1] = self.index.result_rows(ids)
+        self._rows_np[1] = self.index.arrive(ids)
         np.sign(rewards, out=self._results_np[0], casting="unsafe")
         self._results_np[1] = terminations
         self._results_np[2] = valid
@@ -93,10 +96,8 @@ class PPO(Algorithm):
         b = self.buffers
         self._rows.copy_(self._rows_host, non_blocking=True)
         self._results.copy_(self._results_host, non_blocking=True)
-        acted, arrived = self._rows[0], self._rows[1]
-        b.rewards.index_copy_(0, arrived, self._results[0])
-        b.dones.index_copy_(0, arrived, self._results[1])
-        b.valid.index_copy_(0, arrived, self._results[2])
+        acted = self._rows[0]
+        self._write_results(self._rows[1], self._results)
         logits, values = self.policy(frames)
         logits = logits.float()
         # Gumbel-max: argmax(logits - log E), E ~ Exp(1), samples softmax(logits).
@@ -107,6 +108,12 @@ class PPO(Algorithm):
         b.logprobs.index_copy_(0, acted, logp)
         b.values.index_copy_(0, acted, values.float())
         return actions, values
+
+    def _write_results(self, rows: torch.Tensor, results: torch.Tensor) -> None:
+        b = self.buffers
+        b.rewards.index_copy_(0, rows, results[0])
+        b.dones.index_copy_(0, rows, results[1])
+        b.valid.index_copy_(0, rows, results[2])
 
     def update_due(self, loop_step: int) -> bool:
         """When the envs' rollouts hold num_steps x num_envs transitions (see rollout)."""
@@ -121,6 +128,12 @@ class PPO(Algorithm):
             raise RuntimeError("ppo update before the rollouts are complete (see update_due)")
         self._span_np[0], self._span_np[1] = self.index.base % self.index.ring, self.index.lengths
         self._span.copy_(self._span_host, non_blocking=True)
+        # The results observed since the last act belong to the rollout and the next act would
+        # write them: written now, from device copies of their own (blocking copies, so the host
+        # staging is free once they return and the next act's writes to its device twin cannot race
+        # an update running beside it), and the next act writes nothing.
+        self._write_results(self._rows_host[1].to(self.device), self._results_host.to(self.device))
+        self._rows_np[1] = self.index.trash
         if self.cfg.anneal_lr and self.spec.total_updates:
             lr = self.cfg.learning_rate * max(0.0, 1.0 - self.updates / self.spec.total_updates)
             group = self.opt.param_groups[0]
