@@ -65,7 +65,15 @@ class Eager:
         self._actions_host = torch.zeros(algo.spec.batch_size, dtype=torch.int64, pin_memory=self._cuda)
         self.overlap = bool(algo.cfg.overlap)
         overlapped = self.overlap and self._cuda
-        self._update_stream = torch.cuda.Stream() if overlapped else None
+        self._update_stream = None
+        if overlapped:
+            # The loop acts on a stream of higher priority than the update's: where both have
+            # kernels waiting, the GPU schedules the act's first, so the update beside the rollout
+            # lengthens no act (graphs run at the priority of the stream they are launched on).
+            acting = torch.cuda.Stream(priority=-1)
+            acting.wait_stream(torch.cuda.current_stream())  # what was queued so far (the build)
+            torch.cuda.set_stream(acting)
+            self._update_stream = torch.cuda.Stream(priority=0)
         self._updated = torch.cuda.Event() if overlapped else None
         self._in_flight = False
 
