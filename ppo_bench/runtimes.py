@@ -1,8 +1,9 @@
 """How an algorithm's work reaches the device (`agent.runtime`; see registry.RUNTIMES).
 
-A runtime wraps an algorithm (algos) and gives the drivers one set of calls,
-in their order: `start`, `observe`, `act(frames, slot, ids)`,
-`actions_to_host(actions)`, `store(frames, actions, values)`, `update_due`,
+A runtime wraps an algorithm (algos) and gives the drivers one set of calls:
+`start`, then per batch `act(frames, slot, ids)`, `actions_to_host(actions)`,
+`store(frames, actions, values)` and `observe` (of a batch's results, before or
+after the act on the frames they came with; see algos), and `update_due`,
 `update(order)`. It changes how the algorithm's functions are launched,
 never what they compute, in LeanRL's style (the same functions compiled, then
 graphed):

@@ -4,10 +4,13 @@ An algorithm is an actor-critic network, its optimizer, its rollout buffers
 (a dataclass of named device tensors, CleanRL's plain storage) and a handful
 of functions in the order the drivers call them:
 
-    host:   start(ids), observe(ids, rewards, terminations, truncations),
-            stage(slot, ids)          where this batch's rows go (pinned staging)
+    host:   start(ids), stage(slot, ids)   where this batch's rows go (pinned staging)
     device: act(frames) -> (actions, values)
             store(frames, actions, values)   after the actions were sent
+    host:   observe(ids, rewards, terminations, truncations)   a batch's results, in the
+            loop step that brought them: before the act on the frames they came with
+            (step) or after it and the send (sendrecv, async); the next act, or the
+            update if it comes first, writes them
     host:   update_due(loop_step), update_ready(), new_order(),
             prepare_update(); device: update_step(order); host: finish_update()
 
