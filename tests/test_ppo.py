@@ -23,8 +23,9 @@ from test_runner import run_job
 from ppo_bench import runner
 from ppo_bench.agent import make_agent
 from ppo_bench.backends import FRAME_SHAPE
-from ppo_bench.drivers import SendRecvDriver, StepDriver
-from ppo_bench.envs import TorchEnvs
+from ppo_bench.drivers import EnvOnlyDriver, SendRecvDriver, StepDriver, drain
+from ppo_bench.envs import DuplicateEnvError, TorchEnvs
+from ppo_bench.loop import run_loop
 from ppo_bench.results import read_result
 from ppo_bench.rollout import RolloutIndex
 
@@ -393,6 +394,85 @@ def test_graphed_ppo_acts_stores_and_updates_as_eager_does(name):
             for agent in (graphed, again):
                 for p, p_e in zip(agent.algo.net.parameters(), eager.algo.net.parameters()):
                     p.copy_(p_e)
+
+
+class FreshResetEnv(ScriptedVectorEnv):
+    """reset() starts every env's episode afresh, as ale-py's does; a recv can fail on demand."""
+
+    def __init__(self, *args, fail_at: int | None = None, **kw):
+        super().__init__(*args, **kw)
+        self.recvs, self.fail_at = 0, fail_at
+
+    def reset(self, seed=None):
+        self.episode += 1
+        self.t[:], self.ended[:] = 0, False
+        return super().reset(seed)
+
+    def recv(self):
+        self.recvs += 1
+        if self.recvs == self.fail_at:
+            raise DuplicateEnvError("a lost env (scripted)")
+        return super().recv()
+
+
+@pytest.mark.parametrize("overlap", [False, True], ids=["in-line", "overlap"])
+@pytest.mark.parametrize("groups, seed", [(1, 0), (1, 1), (2, 2), (4, 3)],
+                         ids=["step", "sendrecv", "async-2", "async-4"])
+def test_every_update_reads_each_row_s_own_results_across_interleaves_and_restarts(groups, seed, overlap):
+    """Results are observed before the act (step) or after the send (sendrecv, async) and written
+    by the next act or the update: every row an update reads holds its env's step and that step's
+    own reward, end and valid flag, also after schedule.interleave's reset on the same env and a
+    restart over a new one. Acted rows are first marked with a value no result has, so a result
+    that never lands (or lands one row off) shows."""
+    torch.manual_seed(seed)
+    n, length, unset = 8, 5, 99.0
+    agent = make_agent(ppo_cfg(overlap=overlap, update_epochs=1), FRAME_SHAPE, 2, n, CPU, n // groups)
+    envs = TorchEnvs(FreshResetEnv(n, n // groups, seed=seed), CPU)
+    driver = StepDriver(envs, agent, seed) if seed == 0 else SendRecvDriver(envs, agent, seed, groups)
+    algo = agent.algo
+    index, b = algo.index, algo.buffers
+    act_rows, prepare_update, wrong = index.act_rows, algo.prepare_update, []
+
+    def marked_act_rows(ids):
+        rows = act_rows(ids)
+        for buf in (b.rewards, b.dones, b.valid):
+            buf[torch.from_numpy(rows)] = unset
+        return rows
+
+    def checked_prepare_update():
+        prepare_update()
+        frames = b.obs[:, 0, 0, :3].numpy().astype(int)  # env id, step in episode, episode
+        for e in range(n):
+            for k in range(int(index.base[e]), int(index.base[e] + index.lengths[e])):
+                row, after = (k % index.ring) * n + e, ((k + 1) % index.ring) * n + e
+                (env_id, t, episode), following = frames[row], tuple(frames[after])
+                got = (float(b.rewards[row]), float(b.dones[row]), float(b.valid[row]))
+                if t == length:  # its episode's final frame: the step from it was a reset step
+                    want = ((0.0, 0.0, 0.0), (e, 0, episode + 1))
+                else:
+                    reward = float(np.sign([-3, 2][int(b.actions[row])]))
+                    want = ((reward, float(t + 1 == length), 1.0), (e, t + 1, episode))
+                if env_id != e or (got, following) != want:
+                    wrong.append((algo.updates, e, k, got, following, want))
+
+    index.act_rows, algo.prepare_update = marked_act_rows, checked_prepare_update
+    s = run_loop(driver, until=lambda x: x >= 40)
+    for _ in range(2):  # an interleaved probe on the same emulators, then the loop goes on
+        drain(driver.vector_env, driver.pending())
+        probe = EnvOnlyDriver(driver.vector_env, None, seed, groups)
+        run_loop(probe, until=lambda x: x >= 5)
+        drain(probe.vector_env, probe.pending())
+        driver.reset(seed)
+        s = run_loop(driver, until=lambda x: x >= s + 40, first=s)
+    for k in range(2):  # the vector env loses an env mid loop step: a new one, and the loop goes on
+        driver.vector_env.fail_at = driver.vector_env.recvs + groups + 1
+        with pytest.raises(DuplicateEnvError):
+            run_loop(driver, until=lambda x: False, first=s)
+        driver.restart(TorchEnvs(FreshResetEnv(n, n // groups, seed=seed + 10 + k), CPU), seed + 1 + k)
+        s = run_loop(driver, until=lambda x: x >= s + 40, first=s)
+    assert driver.agent.updates >= 8
+    assert not wrong, f"{len(wrong)} rows read with the wrong results, e.g. (update, env, step, got, next frame, want) {wrong[:3]}"
+    assert all(episode.length == length for episode in driver.agent.tracker.finished)
 
 
 def test_a_restart_drops_the_episodes_and_the_rollout_in_progress():
