@@ -69,8 +69,10 @@ class Eager:
         self._update_stream = None
         if overlapped:
             # The loop acts on a stream of higher priority than the update's: where both have
-            # kernels waiting, the GPU schedules the act's first, so the update beside the rollout
-            # lengthens no act (graphs run at the priority of the stream they are launched on).
+            # kernels waiting, the GPU schedules the act's first (graphs run at the priority of the
+            # stream they are launched on). Blocks already running are not preempted, so an act can
+            # still wait behind the update's; on the H200 at 64 envs this and the observe after the
+            # send measured 1.02x [0.97, 1.08] together (docs/results/2026-12-01-h200).
             acting = torch.cuda.Stream(priority=-1)
             acting.wait_stream(torch.cuda.current_stream())  # what was queued so far (the build)
             torch.cuda.set_stream(acting)
