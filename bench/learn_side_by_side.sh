@@ -6,7 +6,7 @@
 # or after SECONDS. A NAME:OVERRIDES pair per run; the result folders are OUT/NAME.
 #   bash bench/learn_side_by_side.sh OUT CORES_EACH SECONDS NAME:"OVERRIDES" ...
 #   bash bench/learn_side_by_side.sh /tmp/tune 2 500 base7:"+preset=learn_fast seed=7" \
-#        kl7:"+preset=learn_fast seed=7 agent.kl_target=0.01 agent.anneal_lr=false"
+#        lr7:"+preset=learn_fast seed=7 agent.learning_rate=5e-4"
 set -u
 out=$1 each=$2 secs=$3
 shift 3

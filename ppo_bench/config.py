@@ -77,10 +77,6 @@ class AgentConfig:
     """ppo: gradients are clipped to this global norm; > 0."""
     anneal_lr: bool = True
     """ppo with schedule.total_env_steps: the step size falls linearly to 0 over the run."""
-    kl_target: Optional[float] = None
-    """ppo: after each epoch the step size adapts to the epoch's mean approximate KL between the
-    acting and the trained policy (rl_games' adaptive rule: /1.5 above twice this, x1.5 below half
-    of it, within [1e-6, 1e-2]), starting from learning_rate; needs anneal_lr=false. null: off. > 0."""
     cudnn_benchmark: bool = True
     """graphed: cuDNN times its conv algorithms for each shape at the capture's warm-up and the
     fastest is replayed; false: its heuristics' choice, 4.7 s sooner at a job's start on the H200."""
@@ -322,13 +318,6 @@ def _check_ppo(agent: Any) -> None:
     for key in ("vf_coef", "ent_coef"):
         if not getattr(agent, key) >= 0:
             raise ValueError(f"agent.{key}={getattr(agent, key)}: must be >= 0")
-    if agent.kl_target is not None:
-        _finite("agent.kl_target", agent.kl_target, "> 0 or null")
-        if not agent.kl_target > 0:
-            raise ValueError(f"agent.kl_target={agent.kl_target}: must be > 0 or null")
-        if agent.anneal_lr:
-            raise ValueError(f"agent.kl_target={agent.kl_target}: the step size adapts to it, so it cannot also "
-                             "anneal; set agent.anneal_lr=false (or agent.kl_target=null)")
 
 
 def warnings_for(cfg: Any) -> list[str]:

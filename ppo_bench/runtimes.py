@@ -260,13 +260,10 @@ class Graphed(Eager):
         self._order.copy_(algo.new_order() if order is None else order)
         if self._update_graph is None:
             params = [p.detach().clone() for p in algo.net.parameters()]
-            step_sizes = [(g["lr"], g["lr"].clone()) for g in algo.opt.param_groups if torch.is_tensor(g["lr"])]
             self._update_graph, _ = capture(lambda: algo.update_step(self._order), warmup=1)
             with torch.no_grad():  # undo the capture's real updates: start where eager would
                 for p, saved in zip(algo.net.parameters(), params):
                     p.copy_(saved)
-                for lr, saved in step_sizes:  # an adapted step size (agent.kl_target)
-                    lr.copy_(saved)
                 for state in algo.opt.state.values():
                     for value in state.values():
                         value.zero_()

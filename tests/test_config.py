@@ -81,9 +81,6 @@ def test_the_learn_preset_is_a_ppo_learning_run():
     (["agent.clip_coef=0"], "agent.clip_coef=0.0: must be > 0"),
     (["agent.ent_coef=-1"], "agent.ent_coef=-1.0: must be >= 0"),
     (["schedule.return_window=0"], "schedule.return_window=0: must be >= 1"),
-    (["agent.kl_target=0", "agent.anneal_lr=false"], "agent.kl_target=0.0: must be > 0 or null"),
-    (["agent.kl_target=0.01"], "agent.kl_target=0.01: the step size adapts to it, so it cannot also anneal; "
-                               "set agent.anneal_lr=false (or agent.kl_target=null)"),
     (["schedule.max_seconds=60"], "schedule.max_seconds=60.0: only a learning run (schedule.total_env_steps) "
                                   "stops on time; timed repetitions have a fixed length"),
     (["agent.algo=ppo", "schedule=learn", "schedule.max_seconds=0"], "schedule.max_seconds=0.0: must be > 0"),
@@ -216,7 +213,7 @@ FINITE = [  # (key, what is allowed): every float key; inf, -inf and nan are ref
     ("agent.learning_rate", "> 0"), ("agent.gamma", "in (0, 1]"), ("agent.gae_lambda", "in [0, 1]"),
     ("agent.clip_coef", "> 0"), ("agent.vf_coef", ">= 0"), ("agent.ent_coef", ">= 0"),
     ("agent.max_grad_norm", "> 0"), ("schedule.target_return", "or null"), ("schedule.max_seconds", "> 0"),
-    ("stall_timeout_s", "> 0"), ("agent.kl_target", "> 0 or null"),
+    ("stall_timeout_s", "> 0"),
 ]
 
 

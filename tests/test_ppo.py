@@ -229,18 +229,14 @@ def test_an_update_before_the_rollouts_are_complete_is_refused():
         driver.agent.update()
 
 
-@pytest.mark.parametrize("overlap, kl_target", [(False, None), (True, None), (True, 0.01)],
-                         ids=["in-line", "overlap", "overlap-adaptive-step"])
-def test_ppo_learns_the_action_that_pays(overlap, kl_target):
+@pytest.mark.parametrize("overlap", [False, True], ids=["in-line", "overlap"])
+def test_ppo_learns_the_action_that_pays(overlap):
     """Action 1 pays +2, action 0 costs 3: after some updates the policy takes action 1 nearly always.
 
-    In async batches, which drift out of phase over the run; with agent.overlap, acting one update
-    behind; with agent.kl_target, at a step size adapted to the policy's moves.
+    In async batches, which drift out of phase over the run; with agent.overlap, acting one update behind.
     """
     torch.manual_seed(0)
-    cfg = ppo_cfg(learning_rate=1e-3, num_steps=16, overlap=overlap, kl_target="null" if kl_target is None
-                  else kl_target, anneal_lr=kl_target is None)
-    driver = scripted_driver(8, 2, cfg, seed=1, length=8)
+    driver = scripted_driver(8, 2, ppo_cfg(learning_rate=1e-3, num_steps=16, overlap=overlap), seed=1, length=8)
     agent, s = driver.agent, 0
     first = None
     while agent.updates < 15:
@@ -334,32 +330,15 @@ def test_two_ppo_updates_from_one_state_and_order_are_the_same():
         assert torch.equal(a, b)
 
 
-@pytest.mark.parametrize("learning_rate, kl_target, expected", [
-    (2.5e-4, 1.0, 2.5e-4 * 1.5 ** 3),  # every epoch moved the policy by far less than half the target
-    (2.5e-4, 1e-9, 2.5e-4 / 1.5 ** 3),  # every epoch moved it by more than twice the target
-    (5e-3, 1.0, 1e-2),  # up, but never above 1e-2
-], ids=["up", "down", "capped"])
-def test_the_step_size_adapts_to_each_epoch_s_kl(learning_rate, kl_target, expected):
-    """agent.kl_target: after each of the update's 3 epochs the step size is multiplied by 1.5 when the
-    epoch's mean approximate KL fell below half the target, divided by 1.5 above twice it; the next
-    update starts from the adapted value."""
-    cfg = ppo_cfg(learning_rate=learning_rate, kl_target=kl_target, anneal_lr=False, update_epochs=3)
-    driver = scripted_driver(4, 2, cfg, seed=2)
-    fill_rollout(driver)
-    driver.agent.update()
-    lr = driver.agent.algo.opt.param_groups[0]["lr"]
-    assert torch.is_tensor(lr) and lr.item() == pytest.approx(expected, rel=1e-5)
-
-
 # --- graphed against eager, on CUDA -----------------------------------------------------------
 
-def ppo_twins(name: str, n: int = 4, **kw):
+def ppo_twins(name: str, n: int = 4):
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
     cuda = torch.device("cuda")
-    cfg = ppo_cfg(name=name, **kw)
+    cfg = ppo_cfg(name=name)
     agents = [make_agent(cfg, FRAME_SHAPE, 6, n, cuda, n) for _ in range(2)]
-    graphed = make_agent(ppo_cfg(name=name, runtime="graphed", **kw), FRAME_SHAPE, 6, n, cuda, n)
+    graphed = make_agent(ppo_cfg(name=name, runtime="graphed"), FRAME_SHAPE, 6, n, cuda, n)
     for agent in agents[1:] + [graphed]:
         agent.algo.net.load_state_dict(agents[0].algo.net.state_dict())
     plain_steps(*agents, graphed)
@@ -367,14 +346,11 @@ def ppo_twins(name: str, n: int = 4, **kw):
 
 
 @needs_cuda
-@pytest.mark.parametrize("name, kl_target", [("nature_cnn", None), ("impala_cnn", None), ("nature_cnn", 1.0)],
-                         ids=["nature_cnn", "impala_cnn", "nature_cnn-adaptive-step"])
-def test_graphed_ppo_acts_stores_and_updates_as_eager_does(name, kl_target):
+@pytest.mark.parametrize("name", ["nature_cnn", "impala_cnn"])
+def test_graphed_ppo_acts_stores_and_updates_as_eager_does(name):
     """Same frames and results: same values and log-probs of the sampled actions in the same rows, the
-    same step results stored; then from the same rollout and order, the same parameter moves (with
-    agent.kl_target, from the same adapted step size: the capture's real run does not move it)."""
-    step = {} if kl_target is None else {"kl_target": kl_target, "anneal_lr": False}
-    eager, again, graphed = ppo_twins(name, **step)
+    same step results stored; then from the same rollout and order, the same parameter moves."""
+    eager, again, graphed = ppo_twins(name)
     n, steps = 4, eager.algo.cfg.num_steps
     gen = np.random.default_rng(0)
     for agent in (eager, again, graphed):
@@ -414,8 +390,6 @@ def test_graphed_ppo_acts_stores_and_updates_as_eager_does(name, kl_target):
         noise, gaps = move_gaps(before, eager, again), move_gaps(before, eager, graphed)
         for i, (gap, own) in enumerate(zip(gaps, noise)):
             assert gap <= 2 * own + 0.01, f"tensor {i}: graphed off by {gap:.3g} of the move, eager by {own:.3g}"
-        lrs = [float(a.algo.opt.param_groups[0]["lr"]) for a in (eager, graphed)]
-        assert lrs[1] == pytest.approx(lrs[0], rel=1e-6), f"step size graphed {lrs[1]:.4g}, eager {lrs[0]:.4g}"
         with torch.no_grad():
             for agent in (graphed, again):
                 for p, p_e in zip(agent.algo.net.parameters(), eager.algo.net.parameters()):

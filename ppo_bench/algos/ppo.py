@@ -6,7 +6,7 @@ summed into episode returns (`episodes.EpisodeTracker`) and sign-clipped for
 training, GAE over each env's own time-ordered rows (`rollout.RolloutIndex`:
 async batches come back in any order), normalised advantages, clipped
 surrogate and value loss, entropy bonus, gradient-norm clipping, optional
-linear step-size decay or a step size adapted to the policy's KL (rl_games'). Reset steps are masked out of every loss. `act`
+linear step-size decay. Reset steps are masked out of every loss. `act`
 stores, together with the step results `observe` staged for the rows acted
 before; the minibatch order permutes samples.
 """
@@ -48,12 +48,9 @@ class PPO(Algorithm):
     def __init__(self, cfg: Any, spec: Spec):
         super().__init__(cfg, spec, ppo_init=True)
         n, b = spec.num_envs, spec.batch_size
-        # A tensor step size lets a replayed update read an annealed value, and lets the update adapt
-        # it on the device (kl_target); torch's multi-tensor Adam reads a tensor one only when capturable.
-        adapts = cfg.kl_target is not None
-        lr = torch.tensor(cfg.learning_rate, device=spec.device) if spec.capturable or adapts else cfg.learning_rate
-        self.opt = torch.optim.Adam(self.net.parameters(), lr=lr, eps=1e-5, capturable=spec.capturable,
-                                    foreach=False if adapts and not spec.capturable else None)
+        # A tensor step size lets a replayed update read an annealed value.
+        lr = torch.tensor(cfg.learning_rate, device=spec.device) if spec.capturable else cfg.learning_rate
+        self.opt = torch.optim.Adam(self.net.parameters(), lr=lr, eps=1e-5, capturable=spec.capturable)
         # with overlap the rollout an update trains on stays put while the next one is collected
         self.index = RolloutIndex(cfg.num_steps, n, batches=n // b, live=2 if cfg.overlap else 1)
         self.tracker = EpisodeTracker(n)
@@ -177,7 +174,6 @@ class PPO(Algorithm):
         old_logp, old_values = b.logprobs[rows], b.values[rows]
         size = self.index.samples // cfg.num_minibatches
         for epoch in range(cfg.update_epochs):
-            kl = torch.zeros((), device=self.device)
             for idx in order[epoch].split(size):
                 sample = rows[idx]
                 weight = valid[idx]
@@ -193,9 +189,7 @@ class PPO(Algorithm):
                 adv = advantages[idx]
                 adv_mean = mean(adv)
                 adv = (adv - adv_mean) / (mean((adv - adv_mean) ** 2).sqrt() + 1e-8)
-                log_ratio = logp - old_logp[idx]
-                ratio = log_ratio.exp()
-                kl += mean((ratio - 1) - log_ratio).detach()  # the k3 estimate CleanRL logs as approx_kl
+                ratio = (logp - old_logp[idx]).exp()
                 policy_loss = torch.max(-adv * ratio, -adv * ratio.clamp(1 - cfg.clip_coef, 1 + cfg.clip_coef))
                 value = value.float()
                 old, target = old_values[idx], returns[idx]
@@ -206,14 +200,3 @@ class PPO(Algorithm):
                 loss.backward()
                 nn.utils.clip_grad_norm_(self.net.parameters(), cfg.max_grad_norm)
                 self.opt.step()
-            if cfg.kl_target is not None:
-                self._adapt_step_size(kl / cfg.num_minibatches)
-
-    @torch.no_grad()
-    def _adapt_step_size(self, kl: torch.Tensor) -> None:
-        """rl_games' adaptive step size, on the device so that a replayed update adapts it too: an
-        epoch that moved the policy by more than twice kl_target divides it by 1.5, one that moved
-        it by less than half multiplies it by 1.5."""
-        lr, target = self.opt.param_groups[0]["lr"], self.cfg.kl_target
-        factor = torch.where(kl > 2 * target, 1 / 1.5, torch.where(kl < 0.5 * target, 1.5, 1.0))
-        lr.copy_((lr * factor).clamp(1e-6, 1e-2))
