@@ -187,3 +187,30 @@ def test_the_agent_alone_is_not_lent_across_overlap(tmp_path):
     c = collect([tmp_path], plot=False)
     assert row(c, "async", 64, group="agent.overlap=false")["limit"] == 500.0
     assert np.isnan(row(c, "async", 64, group="agent.overlap=true")["limit"])
+
+
+def test_throughput_png_draws_the_chain_bound_the_collector_computed(tmp_path):
+    """throughput.png draws the chain column as collected, a line per groups over the loop rows that
+    have one (y checked against the hand-worked figures and the table), its markers filled where a row
+    is held to it and open where the limit binds; probes get no chain line."""
+    from ppo_bench.collect import throughput
+
+    for mode, n, g, thr, threads in CELLS:
+        job(tmp_path, f"{mode}{n}g{g}", mode, n, g, [thr, thr], num_threads=threads, cpus=16)
+    c = collect([tmp_path], plot=False)
+    top = throughput.throughput_plot(c.table, "t").axes[0]
+    label = "chain bound = 1/(1/env_only + 1/(g·agent_only))"
+    chains = {ln.get_label().removesuffix(" (filled: a loop held to it)"): ln for ln in top.get_lines()
+              if ln.get_label().startswith(label)}
+    assert sorted(chains) == [label, f"{label}, groups=2", f"{label}, groups=4"]
+    hand = {1: ([8], [chain(400, 200, 1)]), 2: ([8], [300.0]), 4: ([16, 64], [2000.0, chain(2000, 3000, 4)])}
+    held = {1: [8], 2: [8], 4: []}  # async at 16 and 64 envs, groups=4: the limit binds
+    for g, (x, y) in hand.items():
+        line = chains[label + ("" if g == 1 else f", groups={g}")]
+        rows = c.table[(c.table["groups"] == g) & c.table["bound"].notna()].sort_values("num_envs")
+        rows = rows.drop_duplicates("num_envs")  # step and sendrecv share g=1's chain at 8 envs
+        assert list(line.get_xdata()) == x == list(rows["num_envs"])
+        assert list(line.get_ydata()) == pytest.approx(y) == list(rows["chain"])
+        filled = [ln for ln in top.get_lines() if ln.get_gid() == f"chain held, groups={g}"]
+        assert [list(ln.get_xdata()) for ln in filled] == ([held[g]] if held[g] else [])
+        assert all(list(ln.get_ydata()) == list(rows.loc[rows["bound_kind"] == "chain", "chain"]) for ln in filled)

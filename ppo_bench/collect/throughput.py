@@ -204,13 +204,34 @@ def write(c: Collection, out: Path, plot: bool) -> list[Path]:
             m = ch["meta"]
             title = f"PPO loop throughput: {m['game']}, {m['agent']} on {m['device']}" + (
                 "" if g == SINGLE_GROUP else f"\n{g}")
-            plot_throughput(c.table[c.table["group"] == g], where / "throughput.png", title)
+            throughput_plot(c.table[c.table["group"] == g], title).savefig(where / "throughput.png", dpi=120)
             written.append(where / "throughput.png")
     return written
 
 
-def plot_throughput(t: pd.DataFrame, path: Path, title: str) -> None:
-    """Throughput per mode with 95% error bars and the overlap limit; speed-up over the reference mode beneath.
+def _chain_lines(ax, t: pd.DataFrame) -> None:
+    """bounds' chain column as collected, a grey dash-dot line per groups over the loop rows with a
+    bound (the rows table.md's bound table lists): open markers where the limit binds, filled where a
+    row is held to the chain (bound_kind), so the line never claims to bound a loop its design does not."""
+    label = f"chain bound = 1/(1/{bounds.env_probe()} + 1/(g·{bounds.agent_probe()}))"
+    note = " (filled: a loop held to it)"  # said once, on the first groups' line
+    for g, s in t[t["bound"].notna()].groupby("groups"):
+        s = s.sort_values("num_envs")
+        line = s.drop_duplicates("num_envs")  # one chain per groups x num_envs: it is the probes'
+        style = dict(color="0.35", marker="D", ms=5, ls="-." if g == 1 else (0, (3, 1, 1, 1, 1, 1)), zorder=4)
+        ax.plot(line["num_envs"], line["chain"], mfc="none", label=label + ("" if g == 1 else f", groups={g}") + note,
+                **style)
+        note = ""
+        held = s[s["bound_kind"] == bounds.CHAIN].drop_duplicates("num_envs")
+        if len(held):
+            ax.plot(held["num_envs"], held["chain"], ls="none", gid=f"chain held, groups={g}",
+                    **{k: v for k, v in style.items() if k != "ls"})
+
+
+def throughput_plot(t: pd.DataFrame, title: str):
+    """One group's throughput.png as a matplotlib Figure (returned, so a test can read its lines):
+    throughput per mode with 95% error bars, the overlap limit and the chain bound; speed-up over the
+    reference mode beneath.
 
     Log-log on top, since throughput spans orders of magnitude over num_envs.
     """
@@ -231,6 +252,7 @@ def plot_throughput(t: pd.DataFrame, path: Path, title: str) -> None:
         s = s.drop_duplicates("num_envs").sort_values("num_envs")
         top.plot(s["num_envs"], s["limit"], "k--" if g == 1 else "k:", zorder=4,
                  label=f"limit = min({', '.join(probes())})" + ("" if g == 1 else f", groups={g}"))
+    _chain_lines(top, t)
     top.set_xscale("log", base=2)
     top.set_yscale("log")
     top.set_ylabel("env-steps/s (mean, 95% CI)")
@@ -255,4 +277,4 @@ def plot_throughput(t: pd.DataFrame, path: Path, title: str) -> None:
     if bottom.get_legend_handles_labels()[0]:
         bottom.legend(fontsize="small")
     bottom.grid(alpha=0.3)
-    fig.savefig(path, dpi=120)
+    return fig
