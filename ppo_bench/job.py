@@ -159,6 +159,7 @@ def _timed(cfg: DictConfig, driver: Any, device: torch.device, started_mono: flo
              cfg.env.num_envs, device, sched.warmup, sched.reps, sched.bench_steps)
 
     def on_rep(rep: int, seconds: float) -> None:
+        progress.send("partial", "rep", n_steps / seconds)  # the parent keeps the reps should the job fail
         done = rep + 1
         log.info("rep %d/%d: %.0f %s in %.2f s; elapsed %.1f s, about %.1f s left", done, sched.reps,
                  n_steps / seconds, results.UNIT, seconds, time.monotonic() - started_mono,
@@ -172,6 +173,7 @@ def _timed(cfg: DictConfig, driver: Any, device: torch.device, started_mono: flo
 
         def interleave() -> float:
             seconds = rep()
+            progress.send("partial", "probe", n_steps / seconds)
             log.info("  %s after it: %.0f %s in %.2f s", sched.interleave, n_steps / seconds, results.UNIT, seconds)
             return seconds
 

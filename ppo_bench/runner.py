@@ -167,6 +167,10 @@ def run(cfg: DictConfig, output_dir: Optional[Path] = None) -> dict:
         curve = partial.get("curve")
         if curve:  # a learning run that did not finish keeps the curve it had
             record["learning_so_far"] = {"curve": {k: [p[k] for p in curve] for k in results.CURVE_KEYS}}
+        if partial.get("rep"):  # and timed repetitions the ones that finished, each with its probe's after it
+            probe = partial.get("probe")
+            record["measured_so_far"] = {"reps": partial["rep"], "interleaved": probe and {
+                "mode": cfg.schedule.interleave, "reps": probe}}
         busy = _busy_machine(record)
         if busy:
             record["warnings"].append(busy)

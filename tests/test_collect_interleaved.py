@@ -92,7 +92,7 @@ def test_pairs_pooled_over_jobs_and_each_jobs_own(tmp_path, capsys):
     assert "| mode | groups | num_envs | loop | env_only | loop/env_only paired | pairs | jobs |" in out
     assert "the loop's rep over the env_only rep that followed it in the same job" in out
     assert "t-interval on the log ratios" in out
-    assert "unequal length" not in out
+    assert "differ in length" not in out
 
     csv = pd.read_csv(c.out_dir / "interleaved.csv")
     assert len(csv) == 3 and list(csv["scope"]) == ["pooled", "job", "job"]
@@ -124,8 +124,46 @@ def test_a_length_mismatch_pairs_the_common_prefix_and_is_said(tmp_path, capsys)
     assert c.interleaved_notes == [f"- {path}: 3 loop reps but 2 env_only reps interleaved: only the first 2 "
                                    "are paired"]
     out = capsys.readouterr().out
-    assert "unequal length" in out and c.interleaved_notes[0] in out
+    assert "differ in length" in out and c.interleaved_notes[0] in out
     assert c.table.iloc[0]["n"] == 3  # the throughput table keeps all the loop's reps
+
+
+def stopped(path, so_far):
+    """The job's file as the runner writes a job that failed part-way: no measurement, its reps so far."""
+    rec = json.loads(path.read_text())
+    for key in ("throughput", "env_steps", "inference", "phases", "machine", "faults", "interleaved"):
+        rec.pop(key, None)
+    rec.update(status="failed", error="Terminated: SIGTERM", measured_so_far=so_far)
+    results.write_atomic(path, rec)
+
+
+def test_a_failed_job_s_finished_pairs_are_pooled_and_its_throughput_is_not(tmp_path, capsys):
+    """A job killed part-way (a `timeout`, say) keeps the reps it finished (`measured_so_far`, as the
+    runner writes it): each of its pairs is as good as a finished job's, so the pooled ratio counts them
+    and the notes say so; the throughput table has the finished job alone."""
+    job(tmp_path, "async_r0", LOOP[0], PROBE[0], round=0)
+    path = job(tmp_path, "async_r1", LOOP[1], PROBE[1], round=1)  # the same schedule, 4 reps
+    stopped(path, {"reps": LOOP[1][:3], "interleaved": {"mode": "env_only", "reps": PROBE[1][:2]}})
+    c = collect([tmp_path], plot=False)
+    p = rows(c, "pooled").iloc[0]
+    want = log_t([a / b for a, b in zip(LOOP[0] + LOOP[1][:2], PROBE[0] + PROBE[1][:2])])
+    assert (p["ratio"], p["lo"], p["hi"]) == tuple(map(pytest.approx, want))
+    assert (p["pairs"], p["jobs"]) == (6, 2)
+    assert list(rows(c, "job")["pairs"]) == [4, 2]
+    assert c.interleaved_notes == [f"- {path}: failed after 3 loop reps (Terminated: SIGTERM): its 2 finished "
+                                   "pairs are pooled"]
+    assert c.interleaved_notes[0] in capsys.readouterr().out
+    assert len(c.table) == 1 and c.table.iloc[0]["n"] == 4  # the finished job's reps only
+    assert [f["path"] for f in c.failed] == [str(path)]  # and it is still listed as failed
+
+
+def test_a_failed_job_s_malformed_reps_make_its_file_unusable(tmp_path):
+    path = job(tmp_path, "async_r1", LOOP[1], PROBE[1], round=1)
+    stopped(path, {"reps": [700.0, -1.0], "interleaved": None})
+    c = collect([tmp_path], plot=False)
+    assert c.interleaved.empty
+    assert c.bad == [{"path": str(path), "reason": "unusable field: ValueError: measured_so_far.reps: "
+                      "[700.0, -1.0], expected a list of positive numbers"}]
 
 
 def test_configurations_stay_apart_and_plain_jobs_stay_out(tmp_path, capsys):

@@ -14,6 +14,8 @@ from test_ppo import ppo_cfg, scripted_driver
 from test_runner import run_job
 from ppo_bench.config import validate
 from ppo_bench.drivers import EnvOnlyDriver, SendRecvDriver, StepDriver, drain
+from ppo_bench import runner
+from ppo_bench.results import read_result
 from ppo_bench.runner import summarise_record
 
 
@@ -67,6 +69,21 @@ def test_a_job_with_interleave_times_the_emulators_after_each_of_its_reps(tmp_pa
     assert record["env_steps"] == {"total": 3 * 48, "per_env_min": 36, "per_env_max": 36}
     ratios = [a / b for a, b in zip(thr["reps"], probe["reps"])]
     assert f"loop/env_only by rep {', '.join(f'{r:.2f}' for r in ratios)}" in summarise_record(record)
+
+
+def test_a_job_that_fails_part_way_keeps_the_reps_and_pairs_it_finished(tmp_path, inject):
+    """The third timed rep fails (as a `timeout` would kill it): the record says failed and keeps the two
+    reps that finished, each with the probe's rep that followed it, for the collector to pair."""
+    inject("ppo_bench.loop:repetition:5:raise")  # rep 1, probe 1, rep 2, probe 2, then rep 3
+    with pytest.raises(runner.JobFailed, match="injected fault in repetition"):
+        run_job(tmp_path, "mode=sendrecv", "env.num_envs=4", "agent.algo=ppo", "agent.runtime=eager", "device=cpu",
+                "agent.num_steps=8", "agent.num_minibatches=2", "schedule.reps=3", "schedule.bench_steps=12",
+                "schedule.warmup=4", "schedule.interleave=env_only")
+    record = read_result(tmp_path / "result.json")
+    so_far = record["measured_so_far"]
+    assert record["status"] == "failed" and "throughput" not in record
+    assert len(so_far["reps"]) == 2 and all(r > 0 for r in so_far["reps"])
+    assert so_far["interleaved"]["mode"] == "env_only" and len(so_far["interleaved"]["reps"]) == 2
 
 
 @pytest.mark.parametrize("overrides, message", [

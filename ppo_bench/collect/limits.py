@@ -222,12 +222,16 @@ def _interleaved(c: Collection) -> None:
     """`Collection.interleaved`: per cell (INTERLEAVED_KEY) a row of all its jobs' pairs pooled, then a
     row per job (scope "job"); the means are over the paired reps only, as the ratio. A job whose lists
     differ in length pairs their common prefix and gets a line in `interleaved_notes`."""
-    have = c.jobs[c.jobs["interleaved"].notna()] if "interleaved" in c.jobs else c.jobs.iloc[:0]
+    every = pd.concat([c.jobs, c.stopped], ignore_index=True)  # a failed job's finished pairs count too
+    have = every[every["interleaved"].notna()] if "interleaved" in every else every.iloc[:0]
     jobs, notes = [], []
     for j in have.sort_values(["sweep", "round", "path"]).itertuples():
         probe, rep = j.interleaved["mode"], j.interleaved["reps"]
         k = min(len(j.reps), len(rep))
-        if len(j.reps) != len(rep):
+        if pd.notna(j.stopped):
+            notes.append(f"- {j.path}: failed after {len(j.reps)} loop reps ({j.stopped}): "
+                         f"its {k} finished pairs are pooled")
+        elif len(j.reps) != len(rep):
             notes.append(f"- {j.path}: {len(j.reps)} loop reps but {len(rep)} {probe} reps interleaved: "
                          f"only the first {k} are paired")
         if k:
@@ -278,7 +282,8 @@ def interleaved_markdown(c: Collection) -> list[str]:
                   "95% t-interval on the log ratios, all pairs of the row's jobs pooled; per job = the same over "
                   "one job's pairs: their spread is the drift between jobs (processes)", ""]
     if c.interleaved_notes:
-        lines += ["Interleaved lists of unequal length (paired on their common prefix):", "",
+        lines += ["Interleaved jobs that failed part-way or whose lists differ in length (paired on their "
+                  "common prefix):", "",
                   *bounded(c.interleaved_notes), ""]
     return lines
 

@@ -18,7 +18,9 @@ reason, like any other mistyped field; so does a malformed `interleaved` record 
 after each of a loop's reps, see limits). A learning run that failed part-way keeps the curve
 it had (`learning_so_far`): its points up to the failure are as good as any finished run's,
 so it is read too (`Collection.stopped`), for the curves and the comparison at equal env
-steps, never for a throughput or a final return.
+steps, never for a throughput or a final return. So is a timed job that failed part-way (a
+`timeout` that killed it, say) with the repetitions it finished (`measured_so_far`): each of
+its loop/probe pairs is as good as a finished job's (see limits), its throughput is not used.
 """
 
 from __future__ import annotations
@@ -171,8 +173,9 @@ def _readings(machine: dict, key: str) -> list[float]:
 
 
 def _job(path: Path, rec: dict) -> dict:
-    """One row of `Collection.jobs`; for a failed learning run with a curve, one of `stopped`."""
+    """One row of `Collection.jobs`; for a failed job with a curve or reps so far, one of `stopped`."""
     stopped = rec["status"] == "failed"
+    so_far = rec.get("measured_so_far") or {}
     flat = results.flatten(rec["config"])
     if "algo" in rec:  # the record's own field where the config predates agent.algo
         flat.setdefault("agent.algo", rec["algo"])
@@ -192,7 +195,7 @@ def _job(path: Path, rec: dict) -> dict:
         "groups": int(mode_cfg["groups"]), "num_envs": int(rec["num_envs"]),
         "round": int(flat.get("round", 0) or 0),
         "sweep": str(path.parent.parent),  # the multirun folder: rounds pair only within one sweep
-        "reps": [] if stopped else [float(x) for x in rec["throughput"]["reps"]],
+        "reps": _reps(so_far.get("reps", [])) if stopped else [float(x) for x in rec["throughput"]["reps"]],
         "frameskip": flat.get("env.frameskip", rec.get("frameskip")),
         "game": rec["game"], "agent": rec["agent"], "device": flat["device"],
         "backend": flat["env.backend"], "runtime": flat["agent.runtime"],
@@ -206,10 +209,18 @@ def _job(path: Path, rec: dict) -> dict:
         "mhz": np.mean(_readings(machine, "cpu_mhz")),
         "phases": (rec.get("phases") or {}).get("ms_per_loop_step"),
         "algo": flat["agent.algo"], "network": flat.get("agent.name"), "seed": flat.get("seed"),
-        "learning": results.stopped_learning(rec) if stopped else results.check_learning(rec.get("learning")),
+        "learning": (results.stopped_learning(rec) if rec.get("learning_so_far") else None) if stopped
+        else results.check_learning(rec.get("learning")),
         "stopped": rec["error"] if stopped else None,
-        "interleaved": None if stopped else interleaved(rec.get("interleaved")),
+        "interleaved": interleaved(so_far.get("interleaved") if stopped else rec.get("interleaved")),
     }
+
+
+def _reps(value) -> list[float]:
+    """A failed job's `measured_so_far.reps`, checked as `interleaved`'s: positive numbers."""
+    if not isinstance(value, list) or not all(type(x) in (int, float) and x > 0 for x in value):
+        raise ValueError(f"measured_so_far.reps: {value!r:.80}, expected a list of positive numbers")
+    return [float(x) for x in value]
 
 
 def interleaved(value) -> Optional[dict]:
@@ -282,7 +293,8 @@ def load_jobs(paths: list[Path]) -> tuple[Collection, list[tuple[Path, dict]]]:
     records, duplicates = _drop_duplicates(records)
     jobs = []
     for path, rec in records:
-        if rec["status"] != "ok" and not (rec["status"] == "failed" and rec.get("learning_so_far")):
+        if rec["status"] != "ok" and not (rec["status"] == "failed" and (rec.get("learning_so_far")
+                                                                         or rec.get("measured_so_far"))):
             continue
         try:
             jobs.append(_job(path, rec))
