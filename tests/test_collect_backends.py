@@ -238,3 +238,26 @@ def test_rounds_pair_only_within_one_sweep(tmp_path):
     row = collect([tmp_path / "a", tmp_path / "b"], plot=False).backends.iloc[0]
     p, _, _ = paired_log([1.2, 1.5])
     assert (row["envpool_rounds"], row["envpool_paired"]) == (2, pytest.approx(p))
+
+
+def test_side_by_side_png_keeps_its_axis_when_group_names_are_long():
+    """A group's name lists every key that differs (a learning sweep beside a timed one names a dozen): the
+    legend goes below the axis with its labels wrapped, and the axis keeps most of the figure (a legend
+    inside it that wide squeezed it to nothing, and matplotlib warned that the layout collapsed)."""
+    import warnings
+
+    from ppo_bench.collect.side_by_side import groups_plot
+
+    names = [", ".join(f"agent.key_{k}={g}{k}" for k in range(14)) for g in "abc"]  # about 230 characters each
+    t = pd.DataFrame([{"group": g, "mode": m, "num_envs": n, "mean": 100.0 * n, "lo": 90.0 * n, "hi": 110.0 * n}
+                      for g in names for m in ("step", "async") for n in (8, 64)])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the collapsed layout's UserWarning fails the test
+        fig = groups_plot(t, "title")
+        fig.canvas.draw()
+    box = fig.axes[0].get_position()
+    assert box.width > 0.8 and box.height > 0.5, box
+    legend = fig.legends[0]
+    lines = [line for text in legend.get_texts() for line in text.get_text().split("\n")]
+    assert len(legend.get_texts()) == 6 and max(map(len, lines)) <= 120
+    assert "\n".join(text.get_text() for text in legend.get_texts()).replace("\n    ", " ").count("agent.key_13") == 6

@@ -233,13 +233,18 @@ def write(c: Collection, out: Path, plot: bool) -> list[Path]:
     throughput.write_chart(chart(c.table, throughput.charts(c), c.side_by_side), out / json_name, out / js_file)
     written += [out / json_name, out / js_file]
     if plot:
-        plot_groups(c.table, out / png_name, "PPO loop throughput by configuration")
+        groups_plot(c.table, "PPO loop throughput by configuration").savefig(out / png_name, dpi=120)
         written.append(out / png_name)
     return written
 
 
-def plot_groups(t: pd.DataFrame, path: Path, title: str) -> None:
-    """Every group's throughput on one log-log axis: a colour per group, a marker per mode."""
+def groups_plot(t: pd.DataFrame, title: str):
+    """Every group's throughput on one log-log axis, a colour per group and a marker per mode, as a
+    matplotlib Figure. The legend goes below the axis, its labels wrapped and the figure made taller
+    for them: a group's name lists every key that differs (a learning sweep beside a timed one names
+    a dozen), and a legend inside the axis that wide squeezed the axis to nothing."""
+    import textwrap
+
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
     from matplotlib.ticker import ScalarFormatter
@@ -263,6 +268,9 @@ def plot_groups(t: pd.DataFrame, path: Path, title: str) -> None:
     ax.set_xlabel("num_envs (log2 scale)")
     ax.set_ylabel("env-steps/s (mean, 95% CI)")
     ax.set_title(title)
-    ax.legend(fontsize="x-small")
+    handles, names = ax.get_legend_handles_labels()
+    names = [textwrap.fill(n, 120, subsequent_indent="    ") for n in names]
+    fig.set_figheight(6 + 0.14 * sum(n.count("\n") + 1 for n in names))
+    fig.legend(handles, names, loc="outside lower left", fontsize="x-small")
     ax.grid(alpha=0.3, which="both")
-    fig.savefig(path, dpi=120)
+    return fig
