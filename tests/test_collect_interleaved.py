@@ -157,6 +157,18 @@ def test_a_failed_job_s_finished_pairs_are_pooled_and_its_throughput_is_not(tmp_
     assert [f["path"] for f in c.failed] == [str(path)]  # and it is still listed as failed
 
 
+def test_pairs_of_failed_jobs_are_written_when_no_job_finished(tmp_path, capsys):
+    """A sweep whose every job was killed part-way still gets its pairs (as a learning sweep its curves),
+    and the line at the end says that no job finished."""
+    path = job(tmp_path, "async_r1", LOOP[1], PROBE[1], round=1)
+    stopped(path, {"reps": LOOP[1][:2], "interleaved": {"mode": "env_only", "reps": PROBE[1][:2]}})
+    c = collect([tmp_path], plot=False)
+    assert not c.ok and list(rows(c, "pooled")["pairs"]) == [2]
+    assert (c.out_dir / "interleaved.csv").exists() and TITLE in (c.out_dir / "table.md").read_text()
+    assert (f"no job finished: 1 failed jobs, 0 skipped, 0 unusable files, 0 job folders without a result; "
+            f"wrote {c.out_dir} with what 1 of them finished before they failed") in capsys.readouterr().err
+
+
 def test_a_failed_job_s_malformed_reps_make_its_file_unusable(tmp_path):
     path = job(tmp_path, "async_r1", LOOP[1], PROBE[1], round=1)
     stopped(path, {"reps": [700.0, -1.0], "interleaved": None})

@@ -55,7 +55,6 @@ def footer(table: pd.DataFrame) -> str:
 def build(c: Collection) -> None:
     _limits(c.table, c.jobs)
     _paired_efficiency(c.table, c.jobs)
-    _interleaved(c)
 
 
 def probe_key(ident: dict, probe: str) -> str:
@@ -218,12 +217,14 @@ def _pairs(loop: list[float], probe: list[float]) -> dict:
             "hi": hi, "pairs": len(loop), "loop_reps": json.dumps(loop), "probe_reps": json.dumps(probe)}
 
 
-def _interleaved(c: Collection) -> None:
+def build_interleaved(c: Collection) -> None:
     """`Collection.interleaved`: per cell (INTERLEAVED_KEY) a row of all its jobs' pairs pooled, then a
     row per job (scope "job"); the means are over the paired reps only, as the ratio. A job whose lists
     differ in length pairs their common prefix and gets a line in `interleaved_notes`."""
     every = pd.concat([c.jobs, c.stopped], ignore_index=True)  # a failed job's finished pairs count too
-    have = every[every["interleaved"].notna()] if "interleaved" in every else every.iloc[:0]
+    if "interleaved" not in every:  # no job read
+        return
+    have = every[every["interleaved"].notna()]
     jobs, notes = [], []
     for j in have.sort_values(["sweep", "round", "path"]).itertuples():
         probe, rep = j.interleaved["mode"], j.interleaved["reps"]

@@ -49,7 +49,10 @@ def build(paths: list[Path], compare_with: Optional[Path] = None) -> Collection:
         bounds.build(c)
         integrity.build(c, records)
         phases.build(c)
-    learning.build(c)  # a learning run that stopped part-way counts even when nothing finished
+    # a learning run, or timed reps interleaved with a probe, that stopped part-way count even when
+    # nothing finished
+    limits.build_interleaved(c)
+    learning.build(c)
     if base is not None and c.ok:
         baseline.compare(c, base)
     return c
