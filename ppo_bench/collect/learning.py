@@ -163,7 +163,7 @@ def _curves(seeds: pd.DataFrame) -> list[dict]:
 
 def build(c: Collection) -> None:
     """Fill in the learning tables of a collection whose jobs load has read (nothing if none learned)."""
-    jobs = pd.concat([c.jobs, c.stopped], ignore_index=True)
+    jobs = c.jobs_and_stopped
     if jobs.empty or "learning" not in jobs or jobs["learning"].isna().all():
         return
     c.seeds, c.learning_warnings = _seed_rows(jobs)

@@ -221,7 +221,7 @@ def build_interleaved(c: Collection) -> None:
     """`Collection.interleaved`: per cell (INTERLEAVED_KEY) a row of all its jobs' pairs pooled, then a
     row per job (scope "job"); the means are over the paired reps only, as the ratio. A job whose lists
     differ in length pairs their common prefix and gets a line in `interleaved_notes`."""
-    every = pd.concat([c.jobs, c.stopped], ignore_index=True)  # a failed job's finished pairs count too
+    every = c.jobs_and_stopped  # a failed job's finished pairs count too
     if "interleaved" not in every:  # no job read
         return
     have = every[every["interleaved"].notna()]

@@ -62,9 +62,9 @@ class Collection:
     curves: list[dict] = field(default_factory=list)              # ... and the curves of each learning row
     equal_steps: list[dict] = field(default_factory=list)         # pairs differing only in mode, at equal env steps
     learning_warnings: list[str] = field(default_factory=list)
-    stopped: pd.DataFrame = field(default_factory=pd.DataFrame)  # failed learning runs with their curve so far
+    stopped: pd.DataFrame = field(default_factory=pd.DataFrame)  # failed jobs with their curve or reps so far
     interleaved: pd.DataFrame = field(default_factory=pd.DataFrame)  # loop over a probe timed in its job (limits)
-    interleaved_notes: list[str] = field(default_factory=list)       # ... jobs whose two lists differ in length
+    interleaved_notes: list[str] = field(default_factory=list)       # ... jobs failed or with lists of two lengths
     failed: list[dict] = field(default_factory=list)      # path, mode, num_envs, error
     skipped: list[dict] = field(default_factory=list)     # path, mode, num_envs, error (why it does not apply)
     bad: list[dict] = field(default_factory=list)         # path, reason
@@ -86,6 +86,11 @@ class Collection:
     @property
     def ok(self) -> bool:
         return len(self.jobs) > 0
+
+    @property
+    def jobs_and_stopped(self) -> pd.DataFrame:
+        """The ok jobs and those that failed part-way, for what counts what they finished (curves, pairs)."""
+        return pd.concat([self.jobs, self.stopped], ignore_index=True)
 
     @property
     def backends(self) -> pd.DataFrame:
@@ -195,7 +200,7 @@ def _job(path: Path, rec: dict) -> dict:
         "groups": int(mode_cfg["groups"]), "num_envs": int(rec["num_envs"]),
         "round": int(flat.get("round", 0) or 0),
         "sweep": str(path.parent.parent),  # the multirun folder: rounds pair only within one sweep
-        "reps": _reps(so_far.get("reps", [])) if stopped else [float(x) for x in rec["throughput"]["reps"]],
+        "reps": _reps("measured_so_far.reps", so_far.get("reps", [])) if stopped else [float(x) for x in rec["throughput"]["reps"]],
         "frameskip": flat.get("env.frameskip", rec.get("frameskip")),
         "game": rec["game"], "agent": rec["agent"], "device": flat["device"],
         "backend": flat["env.backend"], "runtime": flat["agent.runtime"],
@@ -216,10 +221,10 @@ def _job(path: Path, rec: dict) -> dict:
     }
 
 
-def _reps(value) -> list[float]:
-    """A failed job's `measured_so_far.reps`, checked as `interleaved`'s: positive numbers."""
+def _reps(key: str, value) -> list[float]:
+    """A list of reps in env-steps/s, checked: positive numbers, since ratios divide by them."""
     if not isinstance(value, list) or not all(type(x) in (int, float) and x > 0 for x in value):
-        raise ValueError(f"measured_so_far.reps: {value!r:.80}, expected a list of positive numbers")
+        raise ValueError(f"{key}: {value!r:.80}, expected a list of positive numbers")
     return [float(x) for x in value]
 
 
@@ -232,10 +237,7 @@ def interleaved(value) -> Optional[dict]:
         return None
     if not isinstance(value, dict) or not isinstance(value.get("mode"), str):
         raise ValueError(f"interleaved: {value!r:.80}, expected an object with the probe's name in `mode`")
-    reps = value.get("reps")
-    if not isinstance(reps, list) or not all(type(x) in (int, float) and x > 0 for x in reps):
-        raise ValueError(f"interleaved.reps: {reps!r:.80}, expected a list of positive numbers")
-    return {"mode": value["mode"], "reps": [float(x) for x in reps]}
+    return {"mode": value["mode"], "reps": _reps("interleaved.reps", value.get("reps"))}
 
 
 def slot_cores(rec: dict) -> Optional[frozenset]:
