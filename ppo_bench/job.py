@@ -34,9 +34,10 @@ def measure_job(config: dict, started: float, started_mono: float, entries: list
     """The child's job: take the parent's registry additions, describe the machine, then build,
     warm up and time. `started` is the job's start (time.time, for the record's stamps) and
     `started_mono` the same instant on the monotonic clock (for every duration)."""
+    forked_s = time.monotonic() - started_mono  # CLOCK_MONOTONIC is the machine's: the parent's instant holds
     registry.install(entries)
     progress.send("provenance", provenance.describe())
-    return _measure(OmegaConf.create(config), started, started_mono, progress)
+    return _measure(OmegaConf.create(config), started, started_mono, progress, forked_s)
 
 
 def resolve_device(name: str) -> torch.device:
@@ -73,7 +74,8 @@ def build(cfg: Any, device: torch.device):
         raise
 
 
-def _measure(cfg: DictConfig, started: float, started_mono: float, progress: Progress) -> dict:
+def _measure(cfg: DictConfig, started: float, started_mono: float, progress: Progress,
+             forked_s: float | None = None) -> dict:
     """Build, warm up and time the job; return the measurement fields of its record."""
     device = resolve_device(cfg.device)
     torch.manual_seed(cfg.seed)
@@ -87,7 +89,9 @@ def _measure(cfg: DictConfig, started: float, started_mono: float, progress: Pro
     t = time.perf_counter()
     driver = build(cfg, device)
     setup_s = time.perf_counter() - t
-    start = {"startup_s": startup_s, "setup_s": setup_s}
+    # forked_s: of startup_s, the part before this process ran its first line (the fork server's
+    # start and imports, once per sweep, and the fork); the rest is provenance (git, the CUDA probe)
+    start = {"startup_s": startup_s, "forked_s": forked_s, "setup_s": setup_s}
     # what a failed job's record still says: where it ran and what its start cost
     progress.send("partial", "device", str(device))
     progress.send("partial", "timing", start)

@@ -47,6 +47,7 @@ def test_a_quick_cpu_job_writes_a_valid_result(tmp_path):
     assert start <= datetime.fromisoformat(t["measure_started_at"]) <= datetime.fromisoformat(t["measure_finished_at"]) <= end
     assert t["measure_s"] == pytest.approx(sum(thr["seconds"]))
     assert min(t["startup_s"], t["setup_s"], t["warmup_s"], t["first_step_s"]) > 0
+    assert 0 < t["forked_s"] < t["startup_s"]  # the child's own start (its fork) lies within start-up
     # the child's start-up and its setup both lie between the job's start and its measurement
     assert t["startup_s"] + t["setup_s"] <= (datetime.fromisoformat(t["measure_started_at"]) - start).total_seconds()
     # On the CPU the inference runs uncompiled unless asked, and the result says so.
