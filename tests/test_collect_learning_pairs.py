@@ -33,6 +33,25 @@ def test_configurations_differing_only_in_overlap_are_compared_at_equal_env_step
     assert "), differing only in mode" in out
 
 
+def test_a_thread_count_may_differ_too_and_the_heading_says_so(tmp_path):
+    """Runs side by side set env.num_threads to their share of the cores; against runs alone they
+    still pair on agent.overlap, the thread count named. Another key differing still keeps them apart."""
+    for seed in range(3):
+        learn(tmp_path, f"alone{seed}", [0.0, 5.0, 10.0], seed=seed, agent=OVERLAP)
+        learn(tmp_path, f"shared{seed}", [0.0, 4.0, 9.0], seed=seed, env_extra={"num_threads": 4})
+        learn(tmp_path, f"lr{seed}", [0.0, 4.0, 9.0], seed=seed, env_extra={"num_threads": 4},
+              agent={**PPO, "learning_rate": 1e-3})
+    c = collect([tmp_path], plot=False)
+    overlap = [p for p in c.equal_steps if p["key"] == "agent.overlap"]
+    assert [(p["a"], p["b"], p["also"], p["seeds_a"], p["seeds_b"]) for p in overlap] == [
+        ("agent.overlap=false", "agent.overlap=true", ["env.num_threads"], 3, 3)]
+    assert overlap[0]["points"]["iqm_a"].tolist()[-1] == 9.0  # the 4-thread runs without overlap
+    assert "env.num_threads=" not in overlap[0]["shared"]
+    assert ("differing only in agent.overlap and in env.num_threads, which sets the speed, not what is "
+            "learned per env step") in c.markdown
+    assert len(c.equal_steps) == 1  # the lr runs differ in a key that changes learning: paired with none
+
+
 def test_mode_pairs_say_the_key_that_differs(tmp_path):
     for seed in range(3):
         learn(tmp_path, f"s{seed}", [0.0, 5.0, 10.0], seed=seed)

@@ -6,7 +6,9 @@ env step (the loop's mode: async against step, say; or `agent.overlap`, the upda
 next rollout one update behind) should learn alike at different speeds. A pair differs in exactly
 one of those (PAIRED: the mode, or a config key of KEYS), at the same num_envs, and in the same
 mode where it differs in a config key; two configurations that differ in two keys are never
-paired. Their curves are interpolated onto common env steps, where per point the two IQMs over
+paired, except that keys of SPEED_ONLY may differ too: they set how fast the loop runs, not what it
+learns per env step (runs side by side on a share of the cores each set `env.num_threads`, and are
+then compared with runs alone that left it at its default), and the heading names them. Their curves are interpolated onto common env steps, where per point the two IQMs over
 seeds must differ by no more than the wider of the two seed ranges (see `at_equal_steps`): the
 acceptance test, which asks for ACCEPT_SEEDS seeds a side. A file from before a key of KEYS reads
 as its default (load reads every config in today's schema), so an older run pairs with a new one.
@@ -30,6 +32,7 @@ GRID = (0.25, 0.5, 0.75, 1.0)  # of the smaller side's final env steps, for tabl
 MODE = "mode"
 KEYS = ("agent.overlap",)  # config keys (flat, as in a group's identity) whose values are compared
 PAIRED = (MODE, *KEYS)
+SPEED_ONLY = ("env.num_threads",)  # may differ within a pair besides the compared key (see above)
 
 
 def curve_on(learning: dict, x: str, grid: np.ndarray) -> np.ndarray:
@@ -77,9 +80,9 @@ def at_equal_steps(a: pd.DataFrame, b: pd.DataFrame, grid) -> pd.DataFrame:
     return out
 
 
-def _pair(seeds_a: pd.DataFrame, seeds_b: pd.DataFrame, **what) -> dict:
+def _pair(seeds_a: pd.DataFrame, seeds_b: pd.DataFrame, also: tuple = (), **what) -> dict:
     top = min(reach(seeds_a, "env_steps"), reach(seeds_b, "env_steps"))
-    return {**what, "seeds_a": len(seeds_a), "seeds_b": len(seeds_b),
+    return {**what, "also": list(also), "seeds_a": len(seeds_a), "seeds_b": len(seeds_b),
             "enough_seeds": min(len(seeds_a), len(seeds_b)) >= ACCEPT_SEEDS,
             "points": at_equal_steps(seeds_a, seeds_b, [round(f * top) for f in GRID])}
 
@@ -92,7 +95,7 @@ def pairs(seeds: pd.DataFrame) -> list[dict]:
     """Every pair of rows (seeds pooled) that differ in one of PAIRED only, compared at GRID: `key`
     is what differs, `a` and `b` its two values (a mode label, or "key=value"), `mode` the mode both
     ran (None where the mode is what differs), `group` and `group_b` their groups, `shared` what the
-    two groups' names share (the key left out)."""
+    two groups' names share (the keys that differ left out), `also` the SPEED_ONLY keys that differ too."""
     found = []
     for (group, n), cell in seeds.groupby(["group", "num_envs"], sort=False):
         modes = sorted(cell["mode"].unique(), key=mode_order)
@@ -102,16 +105,18 @@ def pairs(seeds: pd.DataFrame) -> list[dict]:
     idents = {g: json.loads(i) for g, i in zip(seeds["group"], seeds["identity"])}
     for ga, gb in itertools.combinations(sorted(idents), 2):
         differ = {k for k in idents[ga].keys() | idents[gb].keys() if idents[ga].get(k) != idents[gb].get(k)}
+        also = tuple(sorted(differ & set(SPEED_ONLY)))
+        differ -= set(also)
         if len(differ) != 1 or not differ <= set(KEYS):
             continue
         key = differ.pop()
         ga, gb = sorted((ga, gb), key=lambda g: json.dumps(idents[g].get(key)))
-        shared = ", ".join(p for p in ga.split(", ") if not p.startswith(f"{key}="))
+        shared = ", ".join(p for p in ga.split(", ") if not p.startswith(tuple(f"{k}=" for k in (key, *also))))
         sa, sb = seeds[seeds["group"] == ga], seeds[seeds["group"] == gb]
         for (mode, n), side_a in sa.groupby(["mode", "num_envs"], sort=False):
             side_b = sb[(sb["mode"] == mode) & (sb["num_envs"] == n)]
             if len(side_b):
-                found.append(_pair(side_a, side_b, key=key, a=f"{key}={_show(idents[ga].get(key))}",
+                found.append(_pair(side_a, side_b, also, key=key, a=f"{key}={_show(idents[ga].get(key))}",
                                    b=f"{key}={_show(idents[gb].get(key))}", mode=mode, num_envs=n, group=ga,
                                    group_b=gb, shared=shared))
     return sorted(found, key=lambda p: (PAIRED.index(p["key"]), p["shared"], p["num_envs"],
@@ -129,8 +134,10 @@ def markdown(found: list[dict], several: bool) -> list[str]:
         few = "" if p["enough_seeds"] else f"; fewer than {ACCEPT_SEEDS} seeds a side: not the acceptance test"
         mode = "" if p["mode"] is None else f"{p['mode']}, "
         where = f", {p['shared']}" if (several if p["key"] == MODE else p["shared"]) else ""
+        also = "".join(f" and in {k}, which sets the speed, not what is learned per env step"
+                       for k in p.get("also", ()))
         lines += [f"*{p['b']} vs {p['a']} at equal env steps* ({mode}num_envs={p['num_envs']}{where}; "
-                  f"{p['seeds_b']} and {p['seeds_a']} seeds{few}), differing only in {p['key']}", ""]
+                  f"{p['seeds_b']} and {p['seeds_a']} seeds{few}), differing only in {p['key']}{also}", ""]
         rng = lambda i, lo, hi: "no return yet" if pd.isna(i) else f"{_ret(i)} [{_ret(lo)}, {_ret(hi)}]"  # noqa: E731
         rows = [[f"{q.env_steps:.0f}", rng(q.iqm_a, q.min_a, q.max_a), rng(q.iqm_b, q.min_b, q.max_b),
                  "n/a" if pd.isna(q.agree) else "yes" if q.agree else "no"] for q in p["points"].itertuples()]
