@@ -1,0 +1,9 @@
+const asyncRaw = [
+  { n: 64, thr: 19275, thr_lo: 18522, thr_hi: 20029 },
+];
+
+const envOnlyRaw = [
+  { n: 64, thr: 23124, thr_lo: 20955, thr_hi: 25292 },
+];
+
+const chartMeta = {"game": "pong", "agent": "nature_cnn", "device": "cuda", "gpu": "NVIDIA H200", "schedule": {"reps": 3, "bench_steps": 1500, "warmup": 64, "profile": true, "interleave": null, "total_env_steps": null, "target_return": null, "return_window": 20, "stop_at_target": false, "max_seconds": null}, "date": "2026-12-01T15:23:25.815619+00:00", "group": "agent.overlap=false", "frameskip": 5, "unit": "env_steps/s"};
