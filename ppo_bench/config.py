@@ -19,7 +19,7 @@ from typing import Any, Optional
 from hydra.core.config_store import ConfigStore
 from omegaconf import MISSING
 
-from .registry import ALGOS, BACKENDS, MODES, RUNTIMES, Registry
+from .registry import ALGOS, BACKENDS, MODES, NETWORKS, RUNTIMES, Registry
 
 DEVICES = ("auto", "cuda", "cpu")
 UPLOADS = ("pinned", "pageable")
@@ -196,9 +196,7 @@ def validate(cfg: Any) -> None:
     relations between values that a sweep crosses come last, as NotApplicable.
     """
     mode = _entry(MODES, cfg.mode.name)
-    from .networks import ENCODERS  # the network names live with the networks
-
-    _one_of("agent.name", cfg.agent.name, tuple(ENCODERS))
+    _entry(NETWORKS, cfg.agent.name)
     _one_of("device", cfg.device, DEVICES)
     _one_of("env.upload", cfg.env.upload, UPLOADS)
     backend = _entry(BACKENDS, cfg.env.backend)

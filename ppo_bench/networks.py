@@ -10,6 +10,8 @@ from __future__ import annotations
 import torch
 import torch.nn as nn
 
+from .registry import NETWORKS
+
 
 def _conv_out(size: int, kernel: int, stride: int, padding: int = 0) -> int:
     return (size + 2 * padding - kernel) // stride + 1
@@ -72,16 +74,12 @@ class ImpalaCNN(nn.Module):
         return self.layers(x)
 
 
-ENCODERS = {"nature_cnn": NatureCNN, "impala_cnn": ImpalaCNN}
-"""agent.name -> encoder (the config's schema lists the same names for its check)."""
-
-
 class ActorCritic(nn.Module):
     """Encoder plus actor and critic heads; takes uint8 frames and scales them once."""
 
     def __init__(self, encoder: str, obs_shape: tuple[int, ...], num_actions: int, ppo_init: bool = False):
         super().__init__()
-        self.encoder = ENCODERS[encoder](tuple(obs_shape))
+        self.encoder = NETWORKS[encoder].load()(tuple(obs_shape))
         self.actor = nn.Linear(self.encoder.out_features, num_actions)
         self.critic = nn.Linear(self.encoder.out_features, 1)
         if ppo_init:  # CleanRL's: orthogonal, gain sqrt 2; a near-uniform first policy; zero biases

@@ -1,4 +1,4 @@
-"""One registry per axis of a job: backends, runtimes, modes and algorithms.
+"""One registry per axis of a job: backends, runtimes, modes and algorithms (and the networks).
 
 Every name a config may give (`env.backend`, `agent.runtime`, `mode.name`,
 `agent.algo`) is written here once, beside what the rest of the tool asks
@@ -184,6 +184,14 @@ ALGOS: Registry[Algo] = Registry(
     Algo("reference", "ppo_bench.algos.reference:Reference"),
     Algo("ppo", "ppo_bench.algos.ppo:PPO", learns=True, clips_rewards_itself=True, overlaps=True),
 )
+
+NETWORKS: Registry[Entry] = Registry(
+    "agent.name",
+    Entry("nature_cnn", "ppo_bench.networks:NatureCNN"),  # Mnih et al. 2015
+    Entry("impala_cnn", "ppo_bench.networks:ImpalaCNN"),  # Espeholt et al. 2018
+)
+"""The encoders an actor-critic is built on (`target(obs_shape)`); here, not in networks, so that
+the config's check of `agent.name` imports no torch."""
 
 AXES = (BACKENDS, RUNTIMES, MODES, ALGOS)
 _BUILTIN = {r.key: dict(r._entries) for r in AXES}

@@ -253,3 +253,19 @@ def test_stop_at_target_needs_a_learning_run_with_a_target():
     with pytest.raises(ValueError, match=r"^schedule.stop_at_target=true: needs a learning run"):
         validate(compose_config("+preset=learn_fast", "schedule.target_return=null", "agent.runtime=eager",
                                 "device=cpu", tiny=False))
+
+
+def test_checking_a_cpu_config_imports_no_torch():
+    """The runner's process checks every job's config while the fork server imports torch for the
+    job (about 3 s on the H200, 1-2 s here): the check itself must not import it again. Torch is
+    only asked about CUDA (device=cuda, a runtime that needs it)."""
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom conftest import compose_config\nfrom ppo_bench import runner\n"
+            "runner.check(compose_config('agent.name=impala_cnn', 'device=cpu'), False)\n"
+            "print('torch' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=CONF.parent / "tests", capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"
