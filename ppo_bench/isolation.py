@@ -186,6 +186,29 @@ def _context(preload: str) -> Any:
     return ctx
 
 
+def start_server(fn: str) -> bool:
+    """Start the fork server that `ChildJob(fn)` forks from now, if none is running, so that its
+    imports (torch and dynamo: about 7 s on the H200) run while this process checks the job's
+    config, rather than after it. True when this call started it: a caller whose job is then
+    refused stops it (`stop_server`), leaving no process behind that imports for nothing."""
+    ctx = _context(_module_of(fn))
+    if ctx.get_start_method() != "forkserver":  # spawn: a fresh interpreter per job, no server
+        return False
+    before = mp.forkserver._forkserver._forkserver_pid
+    with _sigint_ignored():  # as in _start: the server and its children ignore Ctrl-C
+        mp.forkserver.ensure_running()
+    return mp.forkserver._forkserver._forkserver_pid != before
+
+
+def stop_server() -> None:
+    """End the fork server (the next job starts a new one)."""
+    _kill_server()
+
+
+def _module_of(fn: Callable | str) -> str:
+    return fn.split(":")[0] if isinstance(fn, str) else fn.__module__
+
+
 def _kill_server() -> None:
     """End the fork server, also a stopped or stuck one (SIGKILL): the pipes it was to answer on then
     read as closed, and the next child starts a new server."""
@@ -244,8 +267,7 @@ class ChildJob:
         the child's server imports anyway: the parent of a job stays free of torch). `preload`: the
         module the fork server imports once for all children (by default `fn`'s)."""
         self.fn, self.args = fn, args
-        module = fn.split(":")[0] if isinstance(fn, str) else fn.__module__
-        self.preload = preload.__name__ if preload is not None else module
+        self.preload = preload.__name__ if preload is not None else _module_of(fn)
         self.provenance: Optional[dict] = None
         self.result: Any = None
         self.error: Optional[str] = None

@@ -33,11 +33,11 @@ from omegaconf import DictConfig, OmegaConf
 
 from . import placement, provenance, registry, results
 from .config import NotApplicable, validate, warnings_for
-from .isolation import ChildJob, one_line, signals_deferred, sigterm_raises
+from .isolation import ChildJob, one_line, signals_deferred, sigterm_raises, start_server, stop_server
 from .keys import unknown_key_message, unknown_keys
 
 log = logging.getLogger(__name__)
-JOB = "ppo_bench.job:measure_job"  # the child's half, by name: this process never imports torch
+JOB = "ppo_bench.job:measure_job"  # the child's half, by name: torch is imported here only to ask for CUDA (validate)
 
 
 class JobFailed(CompactHydraException):
@@ -137,7 +137,13 @@ def run(cfg: DictConfig, output_dir: Optional[Path] = None) -> dict:
     child = None
     try:
         with sigterm_raises():
-            reason = check(cfg, job.multirun)
+            started_server = start_server(JOB)  # its imports run while the config is checked
+            try:
+                reason = check(cfg, job.multirun)
+            except Refused:
+                if started_server:  # no job follows this one: nothing left importing for it
+                    stop_server()
+                raise
             if reason is not None:
                 record["status"], record["error"] = "skipped", reason
                 return record

@@ -109,3 +109,56 @@ def test_a_fork_server_that_stops_while_a_job_runs_does_not_block_its_end(monkey
     finally:
         _kill(job.result and job.result["server"])
     assert in_child()["preloaded"]
+
+
+
+def _alive(pid) -> bool:
+    """The process runs (a zombie, killed but not yet reaped by multiprocessing, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (FileNotFoundError, TypeError):
+        return False
+
+
+def _refused_run(root, where) -> None:
+    from hydra import compose, initialize_config_dir
+
+    from ppo_bench import runner
+    from ppo_bench.config import register_configs
+
+    register_configs()
+    with initialize_config_dir(config_dir=os.path.abspath(root), version_base="1.3"):
+        cfg = compose(config_name="config", overrides=["+preset=quick", "env.num_envs=0"])
+    try:
+        runner.run(cfg, where)
+    except runner.Refused:
+        return
+    raise AssertionError("env.num_envs=0 was not refused")
+
+
+def test_the_server_starts_before_the_config_is_checked_and_a_refused_job_leaves_none(tmp_path, monkeypatch):
+    """run() starts the fork server first, so that its imports (torch, dynamo) run while the config
+    is checked; a refused job stops the server it started, and leaves one that ran before alone."""
+    from ppo_bench import runner
+
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "conf")
+    isolation.stop_server()
+    seen, real_check = {}, runner.check
+
+    def check(cfg, multirun):
+        seen["server"] = _server_pid()
+        seen["alive"] = _alive(seen["server"])
+        return real_check(cfg, multirun)
+
+    monkeypatch.setattr(runner, "check", check)
+    _refused_run(root, tmp_path / "refused")
+    assert seen["alive"], "no fork server was running while the config was checked"
+    deadline = time.monotonic() + 10
+    while _alive(seen["server"]) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(seen["server"]), "the refused job left its fork server running"
+    assert in_child()["preloaded"]  # the next job starts a new one
+    before = _server_pid()
+    _refused_run(root, tmp_path / "refused_again")
+    assert _server_pid() == before and _alive(before)  # not this job's to stop
