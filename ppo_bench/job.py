@@ -34,7 +34,7 @@ def measure_job(config: dict, started: float, started_mono: float, entries: list
     """The child's job: take the parent's registry additions, describe the machine, then build,
     warm up and time. `started` is the job's start (time.time, for the record's stamps) and
     `started_mono` the same instant on the monotonic clock (for every duration)."""
-    forked_s = time.monotonic() - started_mono  # CLOCK_MONOTONIC is the machine's: the parent's instant holds
+    forked_s = time.monotonic() - started_mono  # one clock for the machine: the parent's instant holds here
     registry.install(entries)
     progress.send("provenance", provenance.describe())
     return _measure(OmegaConf.create(config), started, started_mono, progress, forked_s)

@@ -1,7 +1,7 @@
 """One registry per axis of a job: backends, runtimes, modes and algorithms (and the networks).
 
 Every name a config may give (`env.backend`, `agent.runtime`, `mode.name`,
-`agent.algo`) is written here once, beside what the rest of the tool asks
+`agent.algo`, `agent.name`) is written here once, beside what the rest of the tool asks
 about it: config validation reads what an entry allows, the job builds the
 entry's class, the collector reads its kind and chart name. Nothing else lists
 the names, so adding a backend, runtime, mode or algorithm is one entry here

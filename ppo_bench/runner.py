@@ -37,7 +37,7 @@ from .isolation import ChildJob, one_line, signals_deferred, sigterm_raises, sta
 from .keys import unknown_key_message, unknown_keys
 
 log = logging.getLogger(__name__)
-JOB = "ppo_bench.job:measure_job"  # the child's half, by name: torch is imported here only to ask for CUDA (validate)
+JOB = "ppo_bench.job:measure_job"  # the child's half, by name: here torch is only asked about CUDA (validate)
 
 
 class JobFailed(CompactHydraException):

@@ -8,11 +8,12 @@ one of those (PAIRED: the mode, or a config key of KEYS), at the same num_envs, 
 mode where it differs in a config key; two configurations that differ in two keys are never
 paired, except that keys of SPEED_ONLY may differ too: they set how fast the loop runs, not what it
 learns per env step (runs side by side on a share of the cores each set `env.num_threads`, and are
-then compared with runs alone that left it at its default), and the heading names them. Their curves are interpolated onto common env steps, where per point the two IQMs over
-seeds must differ by no more than the wider of the two seed ranges (see `at_equal_steps`): the
-acceptance test, which asks for ACCEPT_SEEDS seeds a side. A file from before a key of KEYS reads
-as its default (load reads every config in today's schema), so an older run pairs with a new one.
-The learning section fills and shows these (this module reads no file and writes none).
+then compared with runs alone that left it at its default), and the heading names them. Their
+curves are interpolated onto common env steps, where per point the two IQMs over seeds must differ
+by no more than the wider of the two seed ranges (see `at_equal_steps`): the acceptance test, which
+asks for ACCEPT_SEEDS seeds a side. A file from before a key of KEYS reads as its default (load
+reads every config in today's schema), so an older run pairs with a new one. The learning section
+fills and shows these (this module reads no file and writes none).
 """
 
 from __future__ import annotations
