@@ -178,7 +178,7 @@ def _context(preload: str) -> Any:
     if stop is None:  # not in this Python: a fresh interpreter per job, as before
         return mp.get_context("spawn")
     if _server_key is not None and key != _server_key:
-        _kill_server()  # stop() alone waits for its exit with no bound: a stopped server never exits
+        stop_server()  # stop() alone waits for its exit with no bound: a stopped server never exits
         stop()  # a new one starts with the next child
     _server_key = key
     ctx = mp.get_context("forkserver")
@@ -187,10 +187,9 @@ def _context(preload: str) -> Any:
 
 
 def start_server(fn: str) -> bool:
-    """Start the fork server that `ChildJob(fn)` forks from now, if none is running, so that its
-    imports (torch and dynamo: about 7 s on the H200) run while this process checks the job's
-    config, rather than after it. True when this call started it: a caller whose job is then
-    refused stops it (`stop_server`), leaving no process behind that imports for nothing."""
+    """Start the fork server of `ChildJob(fn)` now if none runs, so that its imports (torch, dynamo:
+    about 7 s on the H200) run while this process checks the job's config. True when this call
+    started it: a job then refused stops it (`stop_server`), leaving nothing importing for nothing."""
     ctx = _context(_module_of(fn))
     if ctx.get_start_method() != "forkserver":  # spawn: a fresh interpreter per job, no server
         return False
@@ -200,16 +199,11 @@ def start_server(fn: str) -> bool:
     return mp.forkserver._forkserver._forkserver_pid != before
 
 
-def stop_server() -> None:
-    """End the fork server (the next job starts a new one)."""
-    _kill_server()
-
-
 def _module_of(fn: Callable | str) -> str:
     return fn.split(":")[0] if isinstance(fn, str) else fn.__module__
 
 
-def _kill_server() -> None:
+def stop_server() -> None:
     """End the fork server, also a stopped or stuck one (SIGKILL): the pipes it was to answer on then
     read as closed, and the next child starts a new server."""
     pid = mp.forkserver._forkserver._forkserver_pid
@@ -247,7 +241,7 @@ def _start(ctx: Any, proc: Any, timeout: float) -> bool:
     finally:  # also when Ctrl-C or SIGTERM came during the wait
         answered = not thread.is_alive()
         if not answered:
-            _kill_server()  # its pipe reads as closed: the start gives up
+            stop_server()  # its pipe reads as closed: the start gives up
             thread.join(SERVER_WAIT_S)
     if not answered:
         return False
@@ -359,7 +353,7 @@ def _end(proc: Any, wait_s: float) -> None:
             proc.kill()
             proc.join(SERVER_WAIT_S)
         if proc.exitcode is None:
-            _kill_server()
+            stop_server()
             proc.join(SERVER_WAIT_S)
 
 
