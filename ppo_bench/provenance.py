@@ -34,21 +34,30 @@ def _installed(distribution: str) -> Optional[str]:
         return None
 
 
-def describe(gpu: bool = True) -> dict:
-    """What ran where: host, versions, accelerator, source commit (local commands only)."""
-    import ale_py
-    import torch
+def _version(module: str, distribution: str) -> Optional[str]:
+    """The module's own version where this process has imported it, else the installed one: the
+    runner's process, which describes a refused or stopped job, never imports torch for it (an
+    import of seconds, while Ctrl-C waits for the record)."""
+    imported = sys.modules.get(module)
+    return imported.__version__ if imported is not None else _installed(distribution)
 
+
+def describe(gpu: bool = True) -> dict:
+    """What ran where: host, versions, accelerator, source commit (local commands only).
+    gpu=False: no CUDA probe (it would initialise CUDA) and no import of torch."""
     commit = _run(["git", "rev-parse", "HEAD"])
     dirty = _run(["git", "status", "--porcelain", "--untracked-files=no"])
-    cuda = gpu and torch.cuda.is_available()  # gpu=False: never probe (it would initialise CUDA)
+    torch = None
+    if gpu:
+        import torch
+    cuda = torch is not None and torch.cuda.is_available()
     return {
         "host": socket.gethostname(),
         "platform": platform.platform(),
         "python": platform.python_version(),
-        "torch": torch.__version__,
-        "ale_py": ale_py.__version__,
-        "numpy": __import__("numpy").__version__,
+        "torch": _version("torch", "torch"),
+        "ale_py": _version("ale_py", "ale-py"),
+        "numpy": _version("numpy", "numpy"),
         # the other backends' packages, by their installed metadata (nothing is imported)
         **{name.replace("-", "_"): _installed(name) for b in BACKENDS for name in b.versions},
         "cuda": torch.version.cuda if cuda else None,

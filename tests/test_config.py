@@ -255,17 +255,19 @@ def test_stop_at_target_needs_a_learning_run_with_a_target():
                                 "device=cpu", tiny=False))
 
 
-def test_checking_a_cpu_config_imports_no_torch():
+def test_the_runners_process_imports_no_torch_to_check_a_cpu_config_or_describe_a_refused_job():
     """The runner's process checks every job's config while the fork server imports torch for the
-    job (about 3 s on the H200, 1-2 s here): the check itself must not import it again. Torch is
-    only asked about CUDA (device=cuda, a runtime that needs it)."""
+    job (about 3 s on the H200, 1-2 s here): the check must not import it again (torch is only asked
+    about CUDA: device=cuda, a runtime that needs it). Nor the provenance of a record the runner
+    writes itself (a refused or stopped job): an import there delayed the record past a sweep's stop."""
     import subprocess
     import sys
 
-    code = ("import sys\nfrom conftest import compose_config\nfrom ppo_bench import runner\n"
+    code = ("import sys\nfrom conftest import compose_config\nfrom ppo_bench import provenance, runner\n"
             "runner.check(compose_config('agent.name=impala_cnn', 'device=cpu'), False)\n"
-            "print('torch' in sys.modules)")
+            "p = provenance.describe(gpu=False)\n"
+            "print('torch' in sys.modules, 'ale_py' in sys.modules, bool(p['torch'] and p['ale_py']))")
     out = subprocess.run([sys.executable, "-c", code], cwd=CONF.parent / "tests", capture_output=True, text=True,
                          timeout=120)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "False"
+    assert out.stdout.split() == ["False", "True", "True"]  # ale_py: the check reads its ROM list
