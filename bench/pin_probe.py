@@ -3,9 +3,9 @@ the chain bound at 1 and 8 envs (issue 22)? An experiment, not a feature: it bui
 driver in this process (as bench/startup_profile.py does) and times env_only, agent_only and
 sendrecv, unpinned and pinned, alternating in paired rounds.
 
-Pinned: the loop's thread on the first core this process may use, and ale-py's emulator threads
-on the next num_threads cores (its `thread_affinity_offset`, which counts absolute core ids: the
-script refuses when the process's cores are not 0..k-1).
+Pinned: the loop's thread on core 0, and ale-py's emulator threads on cores 1 to num_threads (its
+`thread_affinity_offset`, which counts absolute core ids: the script refuses when the process's
+cores are not 0..k-1), through a backend registered here, so that job.build makes the rest.
 
 Why it might: the fourth session's profiled rep put most of the 1-env gap in the act's launch right
 after a recv (0.128 ms against 0.042 ms back to back in agent_only); a thread that wakes on the core
@@ -21,16 +21,14 @@ import time
 import torch
 
 from ppo_bench import backends, job
-from ppo_bench.agent import make_agent, total_updates
-from ppo_bench.envs import TorchEnvs, probe_spaces, spaces
 from ppo_bench.loop import repetition, synchronizer, warm_up
-from ppo_bench.registry import MODES
+from ppo_bench.registry import BACKENDS, Backend
 from ppo_bench.stats import paired_ratio_interval
 
 RUNTIME = "graphed" if torch.cuda.is_available() else "eager"  # eager: a CPU smoke run
 
 
-def compose(num_envs: int, mode: str):
+def compose(num_envs: int, mode: str, pinned: bool):
     from hydra import compose as hydra_compose, initialize_config_dir
 
     from ppo_bench.config import register_configs
@@ -40,34 +38,24 @@ def compose(num_envs: int, mode: str):
     with initialize_config_dir(config_dir=os.path.abspath(root), version_base="1.3"):
         return hydra_compose(config_name="config", overrides=[
             f"env.num_envs={num_envs}", f"mode={mode}", "mode.groups=1", "agent.algo=ppo",
-            "agent.runtime=" + RUNTIME])
+            "agent.runtime=" + RUNTIME, "env.backend=" + ("ale_pinned" if pinned else "ale")])
 
 
-def build(cfg, device, pinned: bool, cores: list[int]):
-    """job.build's driver, with ale-py's threads pinned from cores[1] on when `pinned`."""
+def make_pinned_ale(env_cfg, groups: int = 1, clip_rewards: bool = True):
+    """backends.make_ale with ale-py's emulator threads pinned from core 1 on (see the module doc)."""
     from ale_py.vector_env import AtariVectorEnv
 
-    mode, n = MODES[cfg.mode.name], cfg.env.num_envs
-    envs = agent = None
-    if mode.emulators:
-        envs = AtariVectorEnv(game=cfg.env.game, num_envs=n, frameskip=cfg.env.frameskip,
-                              num_threads=backends.num_threads(cfg.env),
-                              thread_affinity_offset=cores[1] if pinned else -1,
-                              reward_clipping=False)
-    if mode.agent:
-        obs_shape, num_actions = spaces(envs) if envs is not None else probe_spaces(cfg.env)
-        agent = make_agent(cfg.agent, obs_shape, num_actions, n, device, n, total_updates(cfg))
-        if envs is not None:
-            envs = TorchEnvs(envs, device, cfg.env.upload, agent.uploader)
-    return mode.load()(envs, agent, cfg.seed, 1)
+    return AtariVectorEnv(game=env_cfg.game, num_envs=env_cfg.num_envs, frameskip=env_cfg.frameskip,
+                          num_threads=backends.num_threads(env_cfg, groups), thread_affinity_offset=1,
+                          reward_clipping=clip_rewards)
 
 
 def one_job(num_envs: int, mode: str, pinned: bool, cores: list[int], args) -> float:
-    cfg = compose(num_envs, mode)
+    cfg = compose(num_envs, mode, pinned)
     device = job.resolve_device(cfg.device)
     torch.set_float32_matmul_precision("high")
     os.sched_setaffinity(0, {cores[0]} if pinned else set(cores))  # this thread only (Linux)
-    driver = build(cfg, device, pinned, cores)
+    driver = job.build(cfg, device)
     sync = synchronizer(device)
     try:
         warm_up(driver, args.warmup, sync)
@@ -98,6 +86,7 @@ def main() -> None:
     cores = sorted(os.sched_getaffinity(0))
     if cores != list(range(len(cores))):
         raise SystemExit(f"this process's cores are {cores}: ale-py pins by absolute core id")
+    BACKENDS.add(Backend("ale_pinned", "__main__:make_pinned_ale"))  # job.build's emulators, pinned
     rows = {}
     for r in range(args.rounds):
         order = (False, True) if r % 2 == 0 else (True, False)

@@ -42,7 +42,7 @@ import sys
 import threading
 import time
 import traceback
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from types import ModuleType
 from typing import Any, Callable, Iterator, Optional
 
@@ -190,11 +190,15 @@ def start_server(fn: str) -> bool:
     """Start the fork server of `ChildJob(fn)` now if none runs, so that its imports (torch, dynamo:
     about 7 s on the H200) run while this process checks the job's config. True when this call
     started it: a job then refused stops it (`stop_server`), leaving nothing importing for nothing."""
-    ctx = _context(_module_of(fn))
-    if ctx.get_start_method() != "forkserver":  # spawn: a fresh interpreter per job, no server
+    if _context(_module_of(fn)).get_start_method() != "forkserver":  # spawn: no server
         return False
+    return _ensure_running()
+
+
+def _ensure_running() -> bool:
+    """Start the fork server if none runs (True then); it and the children it forks ignore Ctrl-C."""
     before = mp.forkserver._forkserver._forkserver_pid
-    with _sigint_ignored():  # as in _start: the server and its children ignore Ctrl-C
+    with _sigint_ignored():
         mp.forkserver.ensure_running()
     return mp.forkserver._forkserver._forkserver_pid != before
 
@@ -208,10 +212,8 @@ def stop_server() -> None:
     read as closed, and the next child starts a new server."""
     pid = mp.forkserver._forkserver._forkserver_pid
     if pid is not None:
-        try:
+        with suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
 
 
 def _start(ctx: Any, proc: Any, timeout: float) -> bool:
@@ -224,8 +226,7 @@ def _start(ctx: Any, proc: Any, timeout: float) -> bool:
         with _sigint_ignored():
             proc.start()
         return True
-    with _sigint_ignored():  # a server started now ignores Ctrl-C, and so do the children it forks
-        mp.forkserver.ensure_running()
+    _ensure_running()
     failed: list[BaseException] = []
 
     def start() -> None:

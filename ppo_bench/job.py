@@ -74,8 +74,7 @@ def build(cfg: Any, device: torch.device):
         raise
 
 
-def _measure(cfg: DictConfig, started: float, started_mono: float, progress: Progress,
-             forked_s: float | None = None) -> dict:
+def _measure(cfg: DictConfig, started: float, started_mono: float, progress: Progress, forked_s: float) -> dict:
     """Build, warm up and time the job; return the measurement fields of its record."""
     device = resolve_device(cfg.device)
     torch.manual_seed(cfg.seed)

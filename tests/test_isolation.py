@@ -121,17 +121,12 @@ def _alive(pid) -> bool:
         return False
 
 
-def _refused_run(root, where) -> None:
-    from hydra import compose, initialize_config_dir
-
+def _refused_run(where) -> None:
+    from conftest import compose_config
     from ppo_bench import runner
-    from ppo_bench.config import register_configs
 
-    register_configs()
-    with initialize_config_dir(config_dir=os.path.abspath(root), version_base="1.3"):
-        cfg = compose(config_name="config", overrides=["+preset=quick", "env.num_envs=0"])
     try:
-        runner.run(cfg, where)
+        runner.run(compose_config("+preset=quick", "env.num_envs=0", tiny=False), where)
     except runner.Refused:
         return
     raise AssertionError("env.num_envs=0 was not refused")
@@ -142,7 +137,6 @@ def test_the_server_starts_before_the_config_is_checked_and_a_refused_job_leaves
     is checked; a refused job stops the server it started, and leaves one that ran before alone."""
     from ppo_bench import runner
 
-    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "conf")
     isolation.stop_server()
     seen, real_check = {}, runner.check
 
@@ -152,7 +146,7 @@ def test_the_server_starts_before_the_config_is_checked_and_a_refused_job_leaves
         return real_check(cfg, multirun)
 
     monkeypatch.setattr(runner, "check", check)
-    _refused_run(root, tmp_path / "refused")
+    _refused_run(tmp_path / "refused")
     assert seen["alive"], "no fork server was running while the config was checked"
     deadline = time.monotonic() + 10
     while _alive(seen["server"]) and time.monotonic() < deadline:
@@ -160,5 +154,5 @@ def test_the_server_starts_before_the_config_is_checked_and_a_refused_job_leaves
     assert not _alive(seen["server"]), "the refused job left its fork server running"
     assert in_child()["preloaded"]  # the next job starts a new one
     before = _server_pid()
-    _refused_run(root, tmp_path / "refused_again")
+    _refused_run(tmp_path / "refused_again")
     assert _server_pid() == before and _alive(before)  # not this job's to stop

@@ -48,8 +48,9 @@ def collect(paths: list[Path], out_dir: Optional[Path] = None, baseline: Optiona
         raise CollectError(e.filename or out, e.strerror or e) from None
     if not c.ok:
         kept = f"; wrote {out} with what {len(c.stopped)} of them finished before they failed" if len(c.stopped) else ""
-        print(f"{'no job finished' if kept else 'nothing usable'}: {len(c.failed)} failed jobs, {len(c.skipped)} skipped, {len(c.bad)} unusable "
-              f"files, {len(c.no_result)} job folders without a result{kept}", file=sys.stderr)
+        print(f"{'no job finished' if kept else 'nothing usable'}: {len(c.failed)} failed jobs, "
+              f"{len(c.skipped)} skipped, {len(c.bad)} unusable files, {len(c.no_result)} job folders "
+              f"without a result{kept}", file=sys.stderr)
     else:
         print(f"wrote {out}", file=sys.stderr)
     return c
