@@ -77,6 +77,10 @@ class AgentConfig:
     """ppo: gradients are clipped to this global norm; > 0."""
     anneal_lr: bool = True
     """ppo with schedule.total_env_steps: the step size falls linearly to 0 over the run."""
+    normalize_obs: bool = False
+    """ppo: frames are standardised per pixel by the running mean and variance of the frames
+    trained on (merged at each update's start, clipped to +-5; rl_games' normalize_input);
+    false: scaled to [0, 1] only, as the reference does."""
     cudnn_benchmark: bool = True
     """graphed: cuDNN times its conv algorithms for each shape at the capture's warm-up and the
     fastest is replayed; false: its heuristics' choice, 4.7 s sooner at a job's start on the H200."""
@@ -296,6 +300,9 @@ def validate(cfg: Any) -> None:
     if cfg.agent.overlap and not runtime.overlaps:
         raise NotApplicable(f"agent.overlap=true: agent.runtime={runtime.name} does not run the update on a stream "
                             f"of its own; allowed with agent.runtime={' or '.join(RUNTIMES.names(overlaps=True))}")
+    if cfg.agent.normalize_obs and not algo.learns:
+        raise NotApplicable(f"agent.normalize_obs=true: agent.algo={algo.name} does not train on its frames; "
+                            f"allowed with agent.algo={' or '.join(ALGOS.names(learns=True))}")
     if learning and mode.kind != "loop":
         raise NotApplicable(f"mode.name={cfg.mode.name}: a learning run needs emulators and an agent; "
                             f"allowed: {', '.join(MODES.names(kind='loop'))}")

@@ -74,11 +74,51 @@ class ImpalaCNN(nn.Module):
         return self.layers(x)
 
 
-class ActorCritic(nn.Module):
-    """Encoder plus actor and critic heads; takes uint8 frames and scales them once."""
+class FrameNorm(nn.Module):
+    """Per-pixel standardisation by the running mean and variance of the frames trained on
+    (agent.normalize_obs; rl_games' normalize_input), clipped to +-5.
 
-    def __init__(self, encoder: str, obs_shape: tuple[int, ...], num_actions: int, ppo_init: bool = False):
+    On Pong nearly every pixel is the same grey in every frame: scaled to [0, 1] only, the
+    ball and the paddles are small changes on a large constant input. Standardised, the
+    constant pixels read 0 and the moving ones stand out. The statistics are buffers, so a
+    captured graph reads them where they are and the acting copy (agent.overlap) takes them
+    with the parameters; they start at mean 0, variance 1 (the first rollout acts on the
+    scaled frames) and `update` merges a batch in (Chan et al.'s parallel variance).
+    """
+
+    def __init__(self, obs_shape: tuple[int, ...], clip: float = 5.0, eps: float = 1e-5):
         super().__init__()
+        self.clip, self.eps = clip, eps
+        self.register_buffer("mean", torch.zeros(obs_shape))
+        self.register_buffer("var", torch.ones(obs_shape))
+        self.register_buffer("count", torch.tensor(1e-4))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return ((x - self.mean) / (self.var + self.eps).sqrt()).clamp(-self.clip, self.clip)
+
+    @torch.no_grad()
+    def update(self, frames: torch.Tensor, weight: torch.Tensor) -> None:
+        """Merge a batch of uint8 frames, each weighted (0 for a row that is not a transition)."""
+        x = frames.float() / 255.0
+        w = weight.float().reshape(-1, *(1,) * (x.dim() - 1))
+        n = weight.float().sum()
+        mean = (x * w).sum(0) / n.clamp(min=1.0)
+        var = ((x - mean) ** 2 * w).sum(0) / n.clamp(min=1.0)
+        total = self.count + n
+        delta = mean - self.mean
+        self.var.copy_((self.var * self.count + var * n + delta ** 2 * self.count * n / total) / total)
+        self.mean.add_(delta * n / total)
+        self.count.copy_(total)
+
+
+class ActorCritic(nn.Module):
+    """Encoder plus actor and critic heads; takes uint8 frames and scales them once
+    (and standardises them, with `normalize_obs`)."""
+
+    def __init__(self, encoder: str, obs_shape: tuple[int, ...], num_actions: int, ppo_init: bool = False,
+                 normalize_obs: bool = False):
+        super().__init__()
+        self.frame_norm = FrameNorm(tuple(obs_shape)) if normalize_obs else None
         self.encoder = NETWORKS[encoder].load()(tuple(obs_shape))
         self.actor = nn.Linear(self.encoder.out_features, num_actions)
         self.critic = nn.Linear(self.encoder.out_features, 1)
@@ -91,5 +131,6 @@ class ActorCritic(nn.Module):
             nn.init.orthogonal_(self.critic.weight, 1.0)
 
     def forward(self, frames: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        h = self.encoder(frames.float() / 255.0)
+        x = frames.float() / 255.0
+        h = self.encoder(x if self.frame_norm is None else self.frame_norm(x))
         return self.actor(h), self.critic(h).squeeze(-1)

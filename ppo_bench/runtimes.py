@@ -259,11 +259,12 @@ class Graphed(Eager):
         algo = self.algo
         self._order.copy_(algo.new_order() if order is None else order)
         if self._update_graph is None:
-            params = [p.detach().clone() for p in algo.net.parameters()]
+            state = [*algo.net.parameters(), *algo.net.buffers()]  # buffers: agent.normalize_obs's statistics
+            saved = [t.detach().clone() for t in state]
             self._update_graph, _ = capture(lambda: algo.update_step(self._order), warmup=1)
             with torch.no_grad():  # undo the capture's real updates: start where eager would
-                for p, saved in zip(algo.net.parameters(), params):
-                    p.copy_(saved)
+                for t, before in zip(state, saved):
+                    t.copy_(before)
                 for state in algo.opt.state.values():
                     for value in state.values():
                         value.zero_()

@@ -229,14 +229,17 @@ def test_an_update_before_the_rollouts_are_complete_is_refused():
         driver.agent.update()
 
 
-@pytest.mark.parametrize("overlap", [False, True], ids=["in-line", "overlap"])
-def test_ppo_learns_the_action_that_pays(overlap):
+@pytest.mark.parametrize("overlap, normalize_obs", [(False, False), (True, False), (True, True)],
+                         ids=["in-line", "overlap", "overlap-normalize_obs"])
+def test_ppo_learns_the_action_that_pays(overlap, normalize_obs):
     """Action 1 pays +2, action 0 costs 3: after some updates the policy takes action 1 nearly always.
 
-    In async batches, which drift out of phase over the run; with agent.overlap, acting one update behind.
+    In async batches, which drift out of phase over the run; with agent.overlap, acting one update
+    behind; with agent.normalize_obs, on standardised frames.
     """
     torch.manual_seed(0)
-    driver = scripted_driver(8, 2, ppo_cfg(learning_rate=1e-3, num_steps=16, overlap=overlap), seed=1, length=8)
+    cfg = ppo_cfg(learning_rate=1e-3, num_steps=16, overlap=overlap, normalize_obs=normalize_obs)
+    driver = scripted_driver(8, 2, cfg, seed=1, length=8)
     agent, s = driver.agent, 0
     first = None
     while agent.updates < 15:
@@ -332,13 +335,13 @@ def test_two_ppo_updates_from_one_state_and_order_are_the_same():
 
 # --- graphed against eager, on CUDA -----------------------------------------------------------
 
-def ppo_twins(name: str, n: int = 4):
+def ppo_twins(name: str, n: int = 4, **kw):
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
     cuda = torch.device("cuda")
-    cfg = ppo_cfg(name=name)
+    cfg = ppo_cfg(name=name, **kw)
     agents = [make_agent(cfg, FRAME_SHAPE, 6, n, cuda, n) for _ in range(2)]
-    graphed = make_agent(ppo_cfg(name=name, runtime="graphed"), FRAME_SHAPE, 6, n, cuda, n)
+    graphed = make_agent(ppo_cfg(name=name, runtime="graphed", **kw), FRAME_SHAPE, 6, n, cuda, n)
     for agent in agents[1:] + [graphed]:
         agent.algo.net.load_state_dict(agents[0].algo.net.state_dict())
     plain_steps(*agents, graphed)
@@ -346,11 +349,12 @@ def ppo_twins(name: str, n: int = 4):
 
 
 @needs_cuda
-@pytest.mark.parametrize("name", ["nature_cnn", "impala_cnn"])
-def test_graphed_ppo_acts_stores_and_updates_as_eager_does(name):
+@pytest.mark.parametrize("name, normalize_obs", [("nature_cnn", False), ("impala_cnn", False), ("nature_cnn", True)])
+def test_graphed_ppo_acts_stores_and_updates_as_eager_does(name, normalize_obs):
     """Same frames and results: same values and log-probs of the sampled actions in the same rows, the
-    same step results stored; then from the same rollout and order, the same parameter moves."""
-    eager, again, graphed = ppo_twins(name)
+    same step results stored; then from the same rollout and order, the same parameter moves (and,
+    with agent.normalize_obs, the same frame statistics: the capture's own run is undone)."""
+    eager, again, graphed = ppo_twins(name, normalize_obs=normalize_obs)
     n, steps = 4, eager.algo.cfg.num_steps
     gen = np.random.default_rng(0)
     for agent in (eager, again, graphed):
@@ -390,6 +394,8 @@ def test_graphed_ppo_acts_stores_and_updates_as_eager_does(name):
         noise, gaps = move_gaps(before, eager, again), move_gaps(before, eager, graphed)
         for i, (gap, own) in enumerate(zip(gaps, noise)):
             assert gap <= 2 * own + 0.01, f"tensor {i}: graphed off by {gap:.3g} of the move, eager by {own:.3g}"
+        for buf, buf_e in zip(graphed.algo.net.buffers(), eager.algo.net.buffers()):
+            torch.testing.assert_close(buf, buf_e, rtol=1e-5, atol=1e-6)
         with torch.no_grad():
             for agent in (graphed, again):
                 for p, p_e in zip(agent.algo.net.parameters(), eager.algo.net.parameters()):
@@ -591,3 +597,71 @@ def test_a_learning_job_with_overlap_runs_and_records_it(tmp_path):
     record = run_job(tmp_path, *LEARN, "agent.runtime=eager", "agent.overlap=true", "schedule.total_env_steps=200")
     assert record["status"] == "ok", record["error"]
     assert record["config"]["agent"]["overlap"] is True and record["learning"]["updates"] >= 2
+
+
+# --- agent.normalize_obs: frames standardised by the statistics of the frames trained on --------
+
+def test_frame_statistics_merged_batch_by_batch_are_those_of_all_the_weighted_frames():
+    from ppo_bench.networks import FrameNorm
+
+    gen = np.random.default_rng(0)
+    norm = FrameNorm((2, 3, 3))
+    batches = [torch.from_numpy(gen.integers(0, 256, (n, 2, 3, 3), dtype=np.uint8)) for n in (5, 12, 7)]
+    weights = [torch.from_numpy((gen.random(len(b)) < 0.7).astype(np.float32)) for b in batches]
+    weights[0][:] = 1.0
+    for frames, weight in zip(batches, weights):
+        norm.update(frames, weight)
+    kept = torch.cat([f[w > 0] for f, w in zip(batches, weights)]).double().numpy() / 255.0
+    assert norm.count.item() == pytest.approx(len(kept), abs=1e-3)
+    np.testing.assert_allclose(norm.mean.numpy(), kept.mean(0), atol=1e-4)
+    np.testing.assert_allclose(norm.var.numpy(), kept.var(0), atol=1e-4)
+
+
+@pytest.mark.parametrize("overlap", [False, True], ids=["in-line", "overlap"])
+def test_with_normalize_obs_the_network_reads_frames_standardised_by_those_it_trained_on(overlap):
+    """An update merges the valid frames of its rollout into the statistics, and the encoder then
+    reads (frame - mean) / std, clipped to +-5: a pixel that never changed reads 0. With overlap the
+    acting copy takes the statistics with the parameters, at the next boundary."""
+    torch.manual_seed(0)
+    driver = scripted_driver(4, 2, ppo_cfg(normalize_obs=True, overlap=overlap), seed=2)
+    agent, algo = driver.agent, driver.agent.algo
+    s = fill_rollout(driver)
+    rows = torch.from_numpy(rollout_rows(algo.index))
+    agent.update()
+    agent.wait_for_update()
+    b = algo.buffers
+    frames = b.obs[rows][b.valid[rows] > 0].double().numpy() / 255.0
+    mean, var = frames.mean(0), frames.var(0)
+    norm = algo.net.frame_norm
+    np.testing.assert_allclose(norm.mean.numpy(), mean, atol=1e-4)
+    np.testing.assert_allclose(norm.var.numpy(), var, atol=1e-4)
+    assert var[0, 0, 1] > 0 and var[1, 5, 5] == 0  # the step pixel varies; the rest never does
+    seen = {}
+    hook = algo.net.encoder.register_forward_pre_hook(lambda module, args: seen.setdefault("x", args[0]))
+    with torch.no_grad():
+        algo.net(b.obs[rows[:3]])
+    hook.remove()
+    x = b.obs[rows[:3]].double().numpy() / 255.0
+    expected = np.clip((x - norm.mean.double().numpy()) / np.sqrt(norm.var.double().numpy() + 1e-5), -5, 5)
+    np.testing.assert_allclose(seen["x"].numpy(), expected, atol=1e-3)
+    assert (seen["x"][:, 1] == 0).all()
+    if overlap:
+        acting = algo.acting.frame_norm
+        assert (acting.mean == 0).all() and (acting.var == 1).all()  # one update behind
+        while not agent.update_due(s):
+            driver.step(s)
+            s += 1
+        trained = [t.clone() for t in norm.buffers()]
+        agent.update()
+        agent.wait_for_update()
+        for a, t in zip(acting.buffers(), trained):
+            assert torch.equal(a, t)
+
+
+def test_normalize_obs_where_nothing_trains_on_the_frames_is_refused_in_one_line():
+    from ppo_bench.config import NotApplicable, validate
+
+    message = "agent.normalize_obs=true: agent.algo=reference does not train on its frames; allowed with agent.algo=ppo"
+    with pytest.raises(NotApplicable, match=re.escape(message)) as info:
+        validate(compose_config("agent.normalize_obs=true", "agent.algo=reference", "agent.runtime=eager"))
+    assert "\n" not in str(info.value)

@@ -55,7 +55,8 @@ class Algorithm:
 
     def __init__(self, cfg: Any, spec: Spec, ppo_init: bool):
         self.cfg, self.spec, self.device = cfg, spec, spec.device
-        self.net = ActorCritic(cfg.name, spec.obs_shape, spec.num_actions, ppo_init=ppo_init).to(spec.device)
+        self.net = ActorCritic(cfg.name, spec.obs_shape, spec.num_actions, ppo_init=ppo_init,
+                               normalize_obs=cfg.normalize_obs).to(spec.device)
         self.policy = self.net
         """The forward pass `act` calls; a runtime may replace it (torch.compile)."""
         self.acting = self.net
@@ -93,9 +94,11 @@ class Algorithm:
         """Host work before an update's launch."""
 
     def catch_up(self) -> None:
-        """agent.overlap: the acting parameters become the trained ones (the last update has ended)."""
+        """agent.overlap: the acting parameters (and frame statistics) become the trained ones (the
+        last update has ended)."""
         with torch.no_grad():
-            torch._foreach_copy_(list(self.acting.parameters()), list(self.net.parameters()))
+            torch._foreach_copy_([*self.acting.parameters(), *self.acting.buffers()],
+                                 [*self.net.parameters(), *self.net.buffers()])
 
     def finish_update(self) -> None:
         self.updates += 1

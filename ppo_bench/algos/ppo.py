@@ -171,6 +171,8 @@ class PPO(Algorithm):
         chosen = (1 - valid).argsort(stable=True)[:self.index.samples]
         rows, valid = rows.reshape(-1)[chosen], valid[chosen]
         advantages, returns = advantages.reshape(-1)[chosen], returns.reshape(-1)[chosen]
+        if self.net.frame_norm is not None:  # agent.normalize_obs: this rollout's frames join the statistics
+            self.net.frame_norm.update(b.obs[rows], valid)
         old_logp, old_values = b.logprobs[rows], b.values[rows]
         size = self.index.samples // cfg.num_minibatches
         for epoch in range(cfg.update_epochs):
