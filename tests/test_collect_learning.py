@@ -188,6 +188,10 @@ def test_equal_env_steps_iqm_spread_and_agreement():
     pts = at_equal_steps(tight, loose, [1000, 2000])
     assert pts["iqm_b"][0] > pts["max_a"][0]  # outside the tight side's range, within the loose side's spread
     assert pts["agree"].tolist() == [True, False]  # at 2000: 1.0 apart, each side's seeds within 0.2
+    # one side's wide range does not excuse the other's seeds lying beyond all of it (the H200's 5 seeds
+    # with overlap against 3 without, at 0.46M env steps): the IQMs 10 apart within a spread of 14
+    wide, above = _rows([[0.0, -4.0], [0.0, 6.0], [0.0, 10.0]]), _rows([[0.0, 14.0], [0.0, 16.0], [0.0, 17.0]])
+    assert at_equal_steps(wide, above, [1000, 2000])["agree"].tolist() == [True, False]
     alone = at_equal_steps(_rows([[0.0, 10.0]]), b, [1000, 2000])  # one seed: no spread, no verdict
     assert alone["iqm_a"].tolist() == [0.0, 10.0] and alone["agree"].isna().all()
     early = _rows([[None, 10.0], [2.0, 12.0], [4.0, 20.0]])  # a seed with no episode yet: no figure there

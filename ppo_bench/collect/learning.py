@@ -260,7 +260,8 @@ def markdown(c: Collection) -> list[str]:
               "(the throughput table pools the same seeds); stopped early = a seed whose job failed part-way: "
               "its curve counts up to the failure (curves, equal env steps), not in final return or time to "
               "target; agree = at those env steps the two IQMs differ by no "
-              "more than the wider of the two seed ranges (max - min over seeds); n/a = a seed with no finished "
+              "more than the wider of the two seed ranges (max - min over seeds) and the two ranges overlap (no "
+              "side's every seed beyond the other's every seed); n/a = a seed with no finished "
               "episode yet, or one seed a side (no spread to compare with)", ""]
     if c.learning_warnings:
         lines += ["*Learning warnings*", ""] + [f"- {w}" for w in bounded(c.learning_warnings)] + [""]
