@@ -1,0 +1,126 @@
+"""Does launching the act graph cost more right after the loop's thread blocked (issue 22, the 1-env
+chain bar)? An experiment, not a feature: the job's own 1-env sendrecv driver is built in this
+process (as bench/pin_probe.py does), and the same graphed act, on the same staged frames, is timed
+after four kinds of wait, alternating in rounds:
+
+- back:  nothing (agent_only's back-to-back acts, which the chain bound's t_agent comes from);
+- spin:  the thread busy for about one emulator step (a Python loop on the clock: the thread stays
+         on its core, and nothing else in the process runs);
+- sleep: the thread blocked in the kernel for about as long (time.sleep);
+- recv:  the loop's own wait: the actions sent to ale-py's emulator, then its blocking recv.
+
+Why: the fourth session's profiled 1-env rep put most of the loop's gap to the chain bound in the
+act's launch right after a recv (0.128 ms, against 0.042 ms back to back in agent_only). If a
+launch after sleep or recv costs that much more and after spin does not, the cost is the thread's
+wake-up, which any loop that blocks while its emulator steps pays, and which t_agent, measured
+back to back, does not contain. Spinning in the loop is no way out: ale-py's recv waits in C++,
+and a second Python thread that spins slowed ale-py's step 9x (the GIL handoff).
+
+    python bench/wake_probe.py --rounds 3 --steps 2000
+"""
+
+import argparse
+import os
+import statistics
+import time
+
+import numpy as np
+import torch
+
+from ppo_bench import job
+
+RUNTIME = "graphed" if torch.cuda.is_available() else "eager"  # eager: a CPU smoke run
+WAITS = ("back", "spin", "sleep", "recv")
+
+
+def compose():
+    from hydra import compose as hydra_compose, initialize_config_dir
+
+    from ppo_bench.config import register_configs
+
+    register_configs()
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "conf")
+    with initialize_config_dir(config_dir=os.path.abspath(root), version_base="1.3"):
+        return hydra_compose(config_name="config", overrides=[
+            "env.num_envs=1", "mode=sendrecv", "mode.groups=1", "agent.algo=ppo", "agent.runtime=" + RUNTIME])
+
+
+def timed_acts(driver, wait: str, steps: int, gap_s: float) -> tuple[list[float], list[float]]:
+    """Per act: the launch (the host's act call) and the action download, after `wait`."""
+    agent, env = driver.agent, driver.vector_env
+    ids = np.zeros(1, dtype=np.int64)
+    obs = np.full((1, *agent.algo.spec.obs_shape), 87, dtype=np.uint8)
+    actions = np.zeros(1, dtype=np.int64)
+    launch, download = [], []
+    for s in range(steps):
+        frames = agent.uploader(obs) if agent.uploader is not None else torch.from_numpy(obs).to(agent.device)
+        if wait == "spin":
+            end = time.perf_counter() + gap_s
+            while time.perf_counter() < end:
+                pass
+        elif wait == "sleep":
+            time.sleep(gap_s)
+        elif wait == "recv":
+            env.send(actions)
+            env.recv()
+        t0 = time.perf_counter()
+        a, v = agent.act(frames, s, ids)
+        t1 = time.perf_counter()
+        actions = np.asarray(agent.actions_to_host(a)).copy()
+        t2 = time.perf_counter()
+        agent.store(frames, a, v)
+        if agent.update_due(s + 1):
+            agent.update()
+            agent.wait_for_update()
+            continue  # the act after an update waits for it: not counted
+        launch.append(t1 - t0)
+        download.append(t2 - t1)
+    return launch, download
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--steps", type=int, default=2000)
+    p.add_argument("--gap-ms", type=float, default=None,
+                   help="spin and sleep for this long (default: the emulator's median step, measured here)")
+    args = p.parse_args()
+    cfg = compose()
+    device = job.resolve_device(cfg.device)
+    torch.set_float32_matmul_precision("high")
+    driver = job.build(cfg, device)
+    try:
+        env = driver.vector_env
+        env.reset(seed=0)
+        step_s = []
+        for _ in range(500):  # the emulator's own step, for the gap
+            t = time.perf_counter()
+            env.send(np.zeros(1, dtype=np.int64))
+            env.recv()
+            step_s.append(time.perf_counter() - t)
+        gap_s = args.gap_ms / 1e3 if args.gap_ms else statistics.median(step_s)
+        print(f"emulator step (send + recv), median of 500: {statistics.median(step_s) * 1e3:.3f} ms; "
+              f"spin and sleep for {gap_s * 1e3:.3f} ms", flush=True)
+        timed_acts(driver, "back", 300, gap_s)  # capture and warm-up
+        rows: dict[str, list[tuple[float, float]]] = {w: [] for w in WAITS}
+        for r in range(args.rounds):
+            order = WAITS if r % 2 == 0 else WAITS[::-1]
+            for wait in order:
+                launch, download = timed_acts(driver, wait, args.steps, gap_s)
+                med = (statistics.median(launch) * 1e3, statistics.median(download) * 1e3)
+                rows[wait].append(med)
+                print(f"round {r} {wait:<5} launch {med[0]:.3f} ms, download {med[1]:.3f} ms "
+                      f"(medians of {len(launch)} acts)", flush=True)
+    finally:
+        driver.close()
+    print("\nwait   launch (ms, per round)        download (ms, per round)")
+    for wait in WAITS:
+        launch = " ".join(f"{x:.3f}" for x, _ in rows[wait])
+        download = " ".join(f"{y:.3f}" for _, y in rows[wait])
+        print(f"{wait:<6} {launch:<29} {download}")
+
+
+if __name__ == "__main__":
+    t = time.monotonic()
+    main()
+    print(f"{time.monotonic() - t:.0f} s")
