@@ -259,11 +259,11 @@ class Graphed(Eager):
         algo = self.algo
         self._order.copy_(algo.new_order() if order is None else order)
         if self._update_graph is None:
-            state = [*algo.net.parameters(), *algo.net.buffers()]  # buffers: agent.normalize_obs's statistics
-            saved = [t.detach().clone() for t in state]
+            tensors = [*algo.net.parameters(), *algo.net.buffers()]  # buffers: agent.normalize_obs's statistics
+            saved = [t.detach().clone() for t in tensors]
             self._update_graph, _ = capture(lambda: algo.update_step(self._order), warmup=1)
             with torch.no_grad():  # undo the capture's real updates: start where eager would
-                for t, before in zip(state, saved):
+                for t, before in zip(tensors, saved):
                     t.copy_(before)
                 for state in algo.opt.state.values():
                     for value in state.values():
