@@ -97,13 +97,24 @@ class FrameNorm(nn.Module):
         return ((x - self.mean) / (self.var + self.eps).sqrt()).clamp(-self.clip, self.clip)
 
     @torch.no_grad()
-    def update(self, frames: torch.Tensor, weight: torch.Tensor) -> None:
-        """Merge a batch of uint8 frames, each weighted (0 for a row that is not a transition)."""
-        x = frames.float() / 255.0
-        w = weight.float().reshape(-1, *(1,) * (x.dim() - 1))
-        n = weight.float().sum()
-        mean = (x * w).sum(0) / n.clamp(min=1.0)
-        var = ((x - mean) ** 2 * w).sum(0) / n.clamp(min=1.0)
+    def update(self, frames: torch.Tensor, weight: torch.Tensor, chunk: int = 1024) -> None:
+        """Merge a batch of uint8 frames, each weighted (0 for a row that is not a transition).
+
+        Two passes over chunks of rows (the mean, then the squared deviations from it): a rollout
+        of 256 envs x 128 steps as floats would take 3.7 GB a copy."""
+        w = weight.float()
+        n = w.sum()
+        spans = [(i, min(i + chunk, len(frames))) for i in range(0, len(frames), chunk)]
+
+        def weighted_sum(f) -> torch.Tensor:
+            out = torch.zeros_like(self.mean)
+            for i, j in spans:
+                x = frames[i:j].float() / 255.0
+                out += (f(x) * w[i:j].reshape(-1, *(1,) * (x.dim() - 1))).sum(0)
+            return out / n.clamp(min=1.0)
+
+        mean = weighted_sum(lambda x: x)
+        var = weighted_sum(lambda x: (x - mean) ** 2)
         total = self.count + n
         delta = mean - self.mean
         self.var.copy_((self.var * self.count + var * n + delta ** 2 * self.count * n / total) / total)
