@@ -9,6 +9,7 @@ envs drawn at random, as ale-py's can come back in any order.
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 
@@ -530,14 +531,21 @@ def same(a, b) -> bool:
     return all(torch.equal(x, y) for x, y in zip(a, b))
 
 
+@pytest.mark.parametrize("normalize_obs", [False, True], ids=["scaled", "normalize_obs"])
 @pytest.mark.parametrize("runtime", ["eager", pytest.param("graphed", marks=needs_cuda)])
-def test_with_overlap_the_loop_acts_one_update_behind_and_stores_what_acted(runtime):
+def test_with_overlap_the_loop_acts_one_update_behind_and_stores_what_acted(runtime, normalize_obs):
     """Rollout k+1 is collected with the parameters from before the update on rollout k; at the next
     boundary they catch up with that update (never with the one just launched), and the log-probs
-    stored for the ratio are those of the parameters that acted. Graphed: the update on its stream."""
+    stored for the ratio are those of the parameters that acted. Graphed: the update on its stream.
+    With agent.normalize_obs the frame statistics travel with the parameters, and rollout 3 (the
+    first to act on statistics an update merged) stores what the caught-up network computes, but
+    for each env's first row: that row (rollout 2's bootstrap) acted before the boundary, with the
+    snapshot from before it. In one batch, so that only those rows did (async batches act a few
+    more before the boundary)."""
     torch.manual_seed(0)
     device = torch.device("cuda") if runtime == "graphed" else CPU
-    driver = scripted_driver(4, 2, ppo_cfg(overlap=True, runtime=runtime), seed=2, device=device)
+    cfg = ppo_cfg(overlap=True, runtime=runtime, normalize_obs=normalize_obs)
+    driver = scripted_driver(4, 1 if normalize_obs else 2, cfg, seed=2, device=device)
     agent, algo = driver.agent, driver.agent.algo
     assert algo.acting is not algo.net and same(params(algo.acting), params(algo.net))
     s = fill_rollout(driver)
@@ -559,6 +567,27 @@ def test_with_overlap_the_loop_acts_one_update_behind_and_stores_what_acted(runt
     if device.type == "cuda":
         torch.cuda.synchronize()
     assert same(params(algo.acting), after_1) and not same(params(algo.net), after_1)
+    if not normalize_obs:
+        return
+    acting_stats = [t.clone() for t in algo.acting.frame_norm.buffers()]
+    assert (acting_stats[1] != 1).any()  # update 1's statistics act in rollout 3
+    while not agent.update_due(s):
+        driver.step(s)
+        s += 1
+    rows = torch.from_numpy(rollout_rows(algo.index)).to(device)
+    first = torch.zeros(len(rows), dtype=torch.bool, device=device)
+    first[torch.from_numpy(np.cumsum(algo.index.lengths) - algo.index.lengths).to(device)] = True
+    before = copy.deepcopy(algo.acting)  # rollout 2's snapshot: the initial parameters and statistics
+    with torch.no_grad():
+        for p, p0 in zip(before.parameters(), initial):
+            p.copy_(p0)
+        before.frame_norm.mean.zero_(), before.frame_norm.var.fill_(1.0)
+    for net, which in ((algo.acting, ~first), (before, first)):
+        with torch.no_grad():
+            logits, _ = net(b.obs[rows[which]])
+        logp = torch.log_softmax(logits.float(), -1).gather(-1, b.actions[rows[which], None]).squeeze(-1)
+        torch.testing.assert_close(b.logprobs[rows[which]], logp, rtol=1e-4, atol=1e-5)
+    assert all(torch.equal(a, t) for a, t in zip(algo.acting.frame_norm.buffers(), acting_stats))
 
 
 def test_with_overlap_the_rollout_being_trained_on_is_never_overwritten():
