@@ -24,21 +24,7 @@ from ppo_bench import backends, job
 from ppo_bench.loop import repetition, synchronizer, warm_up
 from ppo_bench.registry import BACKENDS, Backend
 from ppo_bench.stats import paired_ratio_interval
-
-RUNTIME = "graphed" if torch.cuda.is_available() else "eager"  # eager: a CPU smoke run
-
-
-def compose(num_envs: int, mode: str, pinned: bool):
-    from hydra import compose as hydra_compose, initialize_config_dir
-
-    from ppo_bench.config import register_configs
-
-    register_configs()
-    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "conf")
-    with initialize_config_dir(config_dir=os.path.abspath(root), version_base="1.3"):
-        return hydra_compose(config_name="config", overrides=[
-            f"env.num_envs={num_envs}", f"mode={mode}", "mode.groups=1", "agent.algo=ppo",
-            "agent.runtime=" + RUNTIME, "env.backend=" + ("ale_pinned" if pinned else "ale")])
+from probe_config import RUNTIME, compose
 
 
 def make_pinned_ale(env_cfg, groups: int = 1, clip_rewards: bool = True):
@@ -51,7 +37,8 @@ def make_pinned_ale(env_cfg, groups: int = 1, clip_rewards: bool = True):
 
 
 def one_job(num_envs: int, mode: str, pinned: bool, cores: list[int], args) -> float:
-    cfg = compose(num_envs, mode, pinned)
+    cfg = compose([f"env.num_envs={num_envs}", f"mode={mode}", "mode.groups=1", "agent.algo=ppo",
+                   "agent.runtime=" + RUNTIME, "env.backend=" + ("ale_pinned" if pinned else "ale")])
     device = job.resolve_device(cfg.device)
     torch.set_float32_matmul_precision("high")
     os.sched_setaffinity(0, {cores[0]} if pinned else set(cores))  # this thread only (Linux)

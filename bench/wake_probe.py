@@ -20,7 +20,6 @@ and a second Python thread that spins slowed ale-py's step 9x (the GIL handoff).
 """
 
 import argparse
-import os
 import statistics
 import time
 
@@ -28,21 +27,9 @@ import numpy as np
 import torch
 
 from ppo_bench import job
+from probe_config import RUNTIME, compose
 
-RUNTIME = "graphed" if torch.cuda.is_available() else "eager"  # eager: a CPU smoke run
 WAITS = ("back", "spin", "sleep", "recv")
-
-
-def compose():
-    from hydra import compose as hydra_compose, initialize_config_dir
-
-    from ppo_bench.config import register_configs
-
-    register_configs()
-    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "conf")
-    with initialize_config_dir(config_dir=os.path.abspath(root), version_base="1.3"):
-        return hydra_compose(config_name="config", overrides=[
-            "env.num_envs=1", "mode=sendrecv", "mode.groups=1", "agent.algo=ppo", "agent.runtime=" + RUNTIME])
 
 
 def timed_acts(driver, wait: str, steps: int, gap_s: float) -> tuple[list[float], list[float]]:
@@ -85,7 +72,8 @@ def main() -> None:
     p.add_argument("--gap-ms", type=float, default=None,
                    help="spin and sleep for this long (default: the emulator's median step, measured here)")
     args = p.parse_args()
-    cfg = compose()
+    cfg = compose(["env.num_envs=1", "mode=sendrecv", "mode.groups=1", "agent.algo=ppo",
+                   "agent.runtime=" + RUNTIME])
     device = job.resolve_device(cfg.device)
     torch.set_float32_matmul_precision("high")
     driver = job.build(cfg, device)
