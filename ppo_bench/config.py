@@ -23,6 +23,7 @@ from .registry import ALGOS, BACKENDS, MODES, NETWORKS, RUNTIMES, Registry
 
 DEVICES = ("auto", "cuda", "cpu")
 UPLOADS = ("pinned", "pageable")
+CLIP_AROUND = ("acting", "update_start")
 
 
 @dataclass
@@ -88,6 +89,12 @@ class AgentConfig:
     """The update on rollout k runs on a CUDA stream of its own while the loop collects rollout k+1
     with the parameters from before that update (one update behind, always; Cleanba's overlap);
     false: the reference's, acting with the parameters the last update wrote."""
+    clip_around: str = "acting"
+    """ppo: what the policy ratio and the value are clipped around. acting: the parameters that
+    acted (CleanRL's PPO; with agent.overlap those of one update before). update_start: the
+    parameters the update starts from, their ratio to the acting ones weighting each sample
+    (Hilton et al.'s decoupled PPO objective), so a lag does not use up the clip range before the
+    update's first step; one forward pass over the rollout more an update."""
 
 
 @dataclass
@@ -223,6 +230,7 @@ def validate(cfg: Any) -> None:
             f"agent.num_minibatches={cfg.agent.num_minibatches}: must divide "
             f"agent.num_steps={cfg.agent.num_steps}"
         )
+    _one_of("agent.clip_around", cfg.agent.clip_around, CLIP_AROUND)
     _finite("agent.learning_rate", cfg.agent.learning_rate, "> 0")
     if not cfg.agent.learning_rate > 0:
         raise ValueError(f"agent.learning_rate={cfg.agent.learning_rate}: must be > 0")
@@ -300,6 +308,9 @@ def validate(cfg: Any) -> None:
     if cfg.agent.overlap and not runtime.overlaps:
         raise NotApplicable(f"agent.overlap=true: agent.runtime={runtime.name} does not run the update on a stream "
                             f"of its own; allowed with agent.runtime={' or '.join(RUNTIMES.names(overlaps=True))}")
+    if cfg.agent.clip_around != "acting" and not algo.learns:
+        raise NotApplicable(f"agent.clip_around={cfg.agent.clip_around}: agent.algo={algo.name} clips nothing; "
+                            f"allowed with agent.algo={' or '.join(ALGOS.names(learns=True))}")
     if cfg.agent.normalize_obs and not algo.learns:
         raise NotApplicable(f"agent.normalize_obs=true: agent.algo={algo.name} does not train on its frames; "
                             f"allowed with agent.algo={' or '.join(ALGOS.names(learns=True))}")

@@ -230,16 +230,20 @@ def test_an_update_before_the_rollouts_are_complete_is_refused():
         driver.agent.update()
 
 
-@pytest.mark.parametrize("overlap, normalize_obs", [(False, False), (True, False), (True, True)],
-                         ids=["in-line", "overlap", "overlap-normalize_obs"])
-def test_ppo_learns_the_action_that_pays(overlap, normalize_obs):
+@pytest.mark.parametrize("overlap, normalize_obs, clip_around",
+                         [(False, False, "acting"), (True, False, "acting"), (True, True, "acting"),
+                          (True, True, "update_start")],
+                         ids=["in-line", "overlap", "overlap-normalize_obs", "overlap-normalize_obs-update_start"])
+def test_ppo_learns_the_action_that_pays(overlap, normalize_obs, clip_around):
     """Action 1 pays +2, action 0 costs 3: after some updates the policy takes action 1 nearly always.
 
     In async batches, which drift out of phase over the run; with agent.overlap, acting one update
-    behind; with agent.normalize_obs, on standardised frames.
+    behind; with agent.normalize_obs, on standardised frames; with agent.clip_around=update_start,
+    by the decoupled objective.
     """
     torch.manual_seed(0)
-    cfg = ppo_cfg(learning_rate=1e-3, num_steps=16, overlap=overlap, normalize_obs=normalize_obs)
+    cfg = ppo_cfg(learning_rate=1e-3, num_steps=16, overlap=overlap, normalize_obs=normalize_obs,
+                  clip_around=clip_around)
     driver = scripted_driver(8, 2, cfg, seed=1, length=8)
     agent, s = driver.agent, 0
     first = None
@@ -350,12 +354,15 @@ def ppo_twins(name: str, n: int = 4, **kw):
 
 
 @needs_cuda
-@pytest.mark.parametrize("name, normalize_obs", [("nature_cnn", False), ("impala_cnn", False), ("nature_cnn", True)])
-def test_graphed_ppo_acts_stores_and_updates_as_eager_does(name, normalize_obs):
+@pytest.mark.parametrize("name, extra", [("nature_cnn", {}), ("impala_cnn", {}), ("nature_cnn", {"normalize_obs": True}),
+                                         ("nature_cnn", {"normalize_obs": True, "clip_around": "update_start"})],
+                         ids=["nature_cnn", "impala_cnn", "normalize_obs", "normalize_obs-update_start"])
+def test_graphed_ppo_acts_stores_and_updates_as_eager_does(name, extra):
     """Same frames and results: same values and log-probs of the sampled actions in the same rows, the
     same step results stored; then from the same rollout and order, the same parameter moves (and,
-    with agent.normalize_obs, the same frame statistics: the capture's own run is undone)."""
-    eager, again, graphed = ppo_twins(name, normalize_obs=normalize_obs)
+    with agent.normalize_obs, the same frame statistics: the capture's own run is undone; with
+    agent.clip_around=update_start, the rollout evaluated inside the captured update)."""
+    eager, again, graphed = ppo_twins(name, **extra)
     n, steps = 4, eager.algo.cfg.num_steps
     gen = np.random.default_rng(0)
     for agent in (eager, again, graphed):
@@ -693,4 +700,87 @@ def test_normalize_obs_where_nothing_trains_on_the_frames_is_refused_in_one_line
     message = "agent.normalize_obs=true: agent.algo=reference does not train on its frames; allowed with agent.algo=ppo"
     with pytest.raises(NotApplicable, match=re.escape(message)) as info:
         validate(compose_config("agent.normalize_obs=true", "agent.algo=reference", "agent.runtime=eager"))
+    assert "\n" not in str(info.value)
+
+
+# --- agent.clip_around: clipped around the acting parameters or the update's starting ones ------
+
+def first_step_gradient(clip_around: str, lag: float) -> torch.Tensor:
+    """The policy loss's gradient at an update's first step, over one minibatch, when the stored
+    log-probs say each action was e**lag times less likely under the parameters that acted than
+    under those the update starts from (a lag, made by hand)."""
+    torch.manual_seed(0)
+    cfg = ppo_cfg(clip_around=clip_around, ent_coef=0, vf_coef=0, max_grad_norm=1e9, update_epochs=1,
+                  num_minibatches=1)
+    driver = scripted_driver(4, 2, cfg, seed=2)
+    algo = driver.agent.algo
+    fill_rollout(driver)
+    algo.buffers.logprobs -= lag
+    grads, step = [], algo.opt.step
+
+    def record(*args, **kw):
+        grads.append(torch.cat([p.grad.flatten() for p in algo.net.parameters()]))
+        return step(*args, **kw)
+
+    algo.opt.step = record
+    driver.agent.update()
+    return grads[0]
+
+
+def test_clipped_around_the_update_s_start_a_lag_weighs_each_sample_instead_of_clipping_it_away():
+    """Decoupled PPO: the ratio is taken to the parameters the update starts from (1 at its first
+    step, nothing clipped) and each sample weighs their ratio to the acting ones, so a lag of e
+    scales the first step's gradient by e. Clipped around the acting parameters, the same lag puts
+    every ratio at e, past 1 + clip_coef: the samples whose advantage is positive no longer count,
+    and the gradient is no longer e times the one without a lag."""
+    without_lag = first_step_gradient("update_start", 0.0)
+    torch.testing.assert_close(first_step_gradient("update_start", 1.0), np.e * without_lag, rtol=1e-4, atol=1e-7)
+    acting = first_step_gradient("acting", 0.0)
+    torch.testing.assert_close(acting, without_lag, rtol=1e-4, atol=1e-7)  # without a lag, the same loss
+    lagged = first_step_gradient("acting", 1.0)
+    gap = ((lagged - np.e * acting).norm() / (np.e * acting).norm()).item()
+    assert gap > 0.2, f"clipped around the acting parameters a lag of e should drop samples: {gap:.3f}"
+
+
+def test_with_overlap_the_update_clips_around_the_parameters_it_starts_from_not_those_that_acted():
+    """agent.overlap with clip_around=update_start: rollout 2 acted with the initial parameters,
+    and update 2 evaluates it (log-probs of the stored actions, values) with update 1's."""
+    torch.manual_seed(0)
+    driver = scripted_driver(4, 2, ppo_cfg(overlap=True, clip_around="update_start"), seed=2)
+    agent, algo = driver.agent, driver.agent.algo
+    s = fill_rollout(driver)
+    agent.update()
+    agent.wait_for_update()
+    while not agent.update_due(s):
+        driver.step(s)
+        s += 1
+    rows = torch.from_numpy(rollout_rows(algo.index))
+    start = copy.deepcopy(algo.net)
+    with torch.no_grad():
+        logits, values = start(algo.buffers.obs[rows])
+    logp = torch.log_softmax(logits, -1).gather(-1, algo.buffers.actions[rows, None]).squeeze(-1)
+    seen, evaluate = [], algo._evaluate
+    algo._evaluate = lambda *args: seen.append(evaluate(*args)) or seen[-1]
+    agent.update()
+    agent.wait_for_update()
+    assert len(seen) == 1
+    chosen = algo.buffers.valid[rows] > 0  # every row of a step-by-step rollout is valid but reset steps
+    got = dict(zip(rows.tolist(), zip(*(t.tolist() for t in seen[0]))))
+    stored = algo.buffers.logprobs[rows]
+    assert (stored - logp).abs().max() > 1e-3, "the acting copy should be one update behind"
+    for i, row in enumerate(rows.tolist()):
+        if chosen[i]:
+            assert got[row] == pytest.approx((logp[i].item(), values[i].item()), abs=1e-5)
+
+
+@pytest.mark.parametrize("overrides, message", [
+    (["agent.clip_around=learner"], "agent.clip_around=learner: must be one of acting, update_start"),
+    (["agent.clip_around=update_start", "agent.algo=reference", "agent.runtime=eager"],
+     "agent.clip_around=update_start: agent.algo=reference clips nothing; allowed with agent.algo=ppo"),
+])
+def test_clip_around_out_of_its_values_or_where_nothing_clips_is_refused_in_one_line(overrides, message):
+    from ppo_bench.config import validate
+
+    with pytest.raises(ValueError, match=re.escape(message)) as info:
+        validate(compose_config(*overrides))
     assert "\n" not in str(info.value)

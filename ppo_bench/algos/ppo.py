@@ -5,7 +5,9 @@ its graph), their log-probs and values stored, the envs' unclipped rewards
 summed into episode returns (`episodes.EpisodeTracker`) and sign-clipped for
 training, GAE over each env's own time-ordered rows (`rollout.RolloutIndex`:
 async batches come back in any order), normalised advantages, clipped
-surrogate and value loss, entropy bonus, gradient-norm clipping, optional
+surrogate and value loss (around the acting parameters, or with
+agent.clip_around=update_start around those the update starts from: Hilton et
+al.'s decoupled objective), entropy bonus, gradient-norm clipping, optional
 linear step-size decay. Reset steps are masked out of every loss. `act`
 stores, together with the step results `observe` staged for the rows acted
 before; the minibatch order permutes samples.
@@ -175,6 +177,10 @@ class PPO(Algorithm):
             self.net.frame_norm.update(b.obs[rows], valid)
         old_logp, old_values = b.logprobs[rows], b.values[rows]
         size = self.index.samples // cfg.num_minibatches
+        # agent.clip_around: the log-probs and values the ratio and the value are clipped around
+        anchor_logp, anchor_values = old_logp, old_values
+        if cfg.clip_around == "update_start":
+            anchor_logp, anchor_values = self._evaluate(rows, size)
         for epoch in range(cfg.update_epochs):
             for idx in order[epoch].split(size):
                 sample = rows[idx]
@@ -191,10 +197,12 @@ class PPO(Algorithm):
                 adv = advantages[idx]
                 adv_mean = mean(adv)
                 adv = (adv - adv_mean) / (mean((adv - adv_mean) ** 2).sqrt() + 1e-8)
-                ratio = (logp - old_logp[idx]).exp()
+                ratio = (logp - anchor_logp[idx]).exp()
                 policy_loss = torch.max(-adv * ratio, -adv * ratio.clamp(1 - cfg.clip_coef, 1 + cfg.clip_coef))
+                if anchor_logp is not old_logp:  # decoupled: weighted by the anchor's ratio to what acted
+                    policy_loss = policy_loss * (anchor_logp[idx] - old_logp[idx]).exp()
                 value = value.float()
-                old, target = old_values[idx], returns[idx]
+                old, target = anchor_values[idx], returns[idx]
                 clipped = old + (value - old).clamp(-cfg.clip_coef, cfg.clip_coef)
                 value_loss = 0.5 * torch.max((value - target) ** 2, (clipped - target) ** 2)
                 loss = mean(policy_loss) - cfg.ent_coef * mean(entropy) + cfg.vf_coef * mean(value_loss)
@@ -202,3 +210,16 @@ class PPO(Algorithm):
                 loss.backward()
                 nn.utils.clip_grad_norm_(self.net.parameters(), cfg.max_grad_norm)
                 self.opt.step()
+
+    @torch.no_grad()
+    def _evaluate(self, rows: torch.Tensor, size: int) -> tuple[torch.Tensor, torch.Tensor]:
+        """The log-probs of the stored actions and the values under the parameters the update starts
+        from (with agent.overlap one update ahead of those that acted; with agent.normalize_obs
+        after this rollout's frames joined the statistics), a minibatch at a time."""
+        logp, values = [], []
+        for sample in rows.split(size):
+            logits, value = self.net(self.buffers.obs[sample])
+            logp_all = torch.log_softmax(logits.float(), -1)
+            logp.append(logp_all.gather(-1, self.buffers.actions[sample].unsqueeze(-1)).squeeze(-1))
+            values.append(value.float())
+        return torch.cat(logp), torch.cat(values)
