@@ -1,7 +1,7 @@
-"""Does launching the act graph cost more right after the loop's thread blocked (issue 22, the 1-env
-chain bar)? An experiment, not a feature: the job's own 1-env sendrecv driver is built in this
-process (as bench/pin_probe.py does), and the same graphed act, on the same staged frames, is timed
-after four kinds of wait, alternating in rounds:
+"""Does launching the act graph cost more right after the loop's thread blocked (issue 22, the 1- and
+8-env chain bars)? An experiment, not a feature: the job's own sendrecv driver (1 env, or
+--num-envs in one batch) is built in this process (as bench/pin_probe.py does), and the same graphed
+act, on the same staged frames, is timed after four kinds of wait, alternating in rounds:
 
 - back:  nothing (agent_only's back-to-back acts, which the chain bound's t_agent comes from);
 - spin:  the thread busy for about one emulator step (a Python loop on the clock: the thread stays
@@ -17,6 +17,7 @@ back to back, does not contain. Spinning in the loop is no way out: ale-py's rec
 and a second Python thread that spins slowed ale-py's step 9x (the GIL handoff).
 
     python bench/wake_probe.py --rounds 3 --steps 2000
+    python bench/wake_probe.py --num-envs 8   # the 8-env chain bar: one batch of 8
 """
 
 import argparse
@@ -35,9 +36,10 @@ WAITS = ("back", "spin", "sleep", "recv")
 def timed_acts(driver, wait: str, steps: int, gap_s: float) -> tuple[list[float], list[float]]:
     """Per act: the launch (the host's act call) and the action download, after `wait`."""
     agent, env = driver.agent, driver.vector_env
-    ids = np.zeros(1, dtype=np.int64)
-    obs = np.full((1, *agent.algo.spec.obs_shape), 87, dtype=np.uint8)
-    actions = np.zeros(1, dtype=np.int64)
+    n = agent.algo.spec.num_envs
+    ids = np.arange(n, dtype=np.int64)
+    obs = np.full((n, *agent.algo.spec.obs_shape), 87, dtype=np.uint8)
+    actions = np.zeros(n, dtype=np.int64)
     launch, download = [], []
     for s in range(steps):
         frames = agent.uploader(obs) if agent.uploader is not None else torch.from_numpy(obs).to(agent.device)
@@ -67,12 +69,13 @@ def timed_acts(driver, wait: str, steps: int, gap_s: float) -> tuple[list[float]
 
 def main() -> None:
     p = argparse.ArgumentParser()
+    p.add_argument("--num-envs", type=int, default=1, help="envs in the one sendrecv batch")
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--steps", type=int, default=2000)
     p.add_argument("--gap-ms", type=float, default=None,
                    help="spin and sleep for this long (default: the emulator's median step, measured here)")
     args = p.parse_args()
-    cfg = compose(["env.num_envs=1", "mode=sendrecv", "mode.groups=1", "agent.algo=ppo",
+    cfg = compose([f"env.num_envs={args.num_envs}", "mode=sendrecv", "mode.groups=1", "agent.algo=ppo",
                    "agent.runtime=" + RUNTIME])
     device = job.resolve_device(cfg.device)
     torch.set_float32_matmul_precision("high")
@@ -83,7 +86,7 @@ def main() -> None:
         step_s = []
         for _ in range(500):  # the emulator's own step, for the gap
             t = time.perf_counter()
-            env.send(np.zeros(1, dtype=np.int64))
+            env.send(np.zeros(args.num_envs, dtype=np.int64))
             env.recv()
             step_s.append(time.perf_counter() - t)
         gap_s = args.gap_ms / 1e3 if args.gap_ms else statistics.median(step_s)

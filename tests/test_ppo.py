@@ -743,10 +743,11 @@ def test_clipped_around_the_update_s_start_a_lag_weighs_each_sample_instead_of_c
 
 
 def test_with_overlap_the_update_clips_around_the_parameters_it_starts_from_not_those_that_acted():
-    """agent.overlap with clip_around=update_start: rollout 2 acted with the initial parameters,
-    and update 2 evaluates it (log-probs of the stored actions, values) with update 1's."""
+    """agent.overlap with clip_around=update_start: rollout 2 acted with the initial parameters, and
+    update 2 evaluates it (log-probs of the stored actions, values) with update 1's, and with
+    agent.normalize_obs after its own frames joined the statistics (which the acting copy lacks)."""
     torch.manual_seed(0)
-    driver = scripted_driver(4, 2, ppo_cfg(overlap=True, clip_around="update_start"), seed=2)
+    driver = scripted_driver(4, 2, ppo_cfg(overlap=True, clip_around="update_start", normalize_obs=True), seed=2)
     agent, algo = driver.agent, driver.agent.algo
     s = fill_rollout(driver)
     agent.update()
@@ -754,23 +755,23 @@ def test_with_overlap_the_update_clips_around_the_parameters_it_starts_from_not_
     while not agent.update_due(s):
         driver.step(s)
         s += 1
-    rows = torch.from_numpy(rollout_rows(algo.index))
-    start = copy.deepcopy(algo.net)
-    with torch.no_grad():
-        logits, values = start(algo.buffers.obs[rows])
-    logp = torch.log_softmax(logits, -1).gather(-1, algo.buffers.actions[rows, None]).squeeze(-1)
+    trained = copy.deepcopy(algo.net)
     seen, evaluate = [], algo._evaluate
-    algo._evaluate = lambda *args: seen.append(evaluate(*args)) or seen[-1]
+    algo._evaluate = lambda rows, size: seen.append((rows, copy.deepcopy(algo.net), *evaluate(rows, size))) or seen[-1][2:]
     agent.update()
     agent.wait_for_update()
     assert len(seen) == 1
-    chosen = algo.buffers.valid[rows] > 0  # every row of a step-by-step rollout is valid but reset steps
-    got = dict(zip(rows.tolist(), zip(*(t.tolist() for t in seen[0]))))
-    stored = algo.buffers.logprobs[rows]
-    assert (stored - logp).abs().max() > 1e-3, "the acting copy should be one update behind"
-    for i, row in enumerate(rows.tolist()):
-        if chosen[i]:
-            assert got[row] == pytest.approx((logp[i].item(), values[i].item()), abs=1e-5)
+    rows, start, logp, values = seen[0]  # the update's samples in its order, and its network then
+    assert len(set(rows.tolist())) == len(rows) == algo.index.samples
+    for p, p_trained in zip(start.parameters(), trained.parameters()):
+        assert torch.equal(p, p_trained)  # update 1's parameters, before update 2's first step
+    assert start.frame_norm.count > trained.frame_norm.count  # with rollout 2's frames merged
+    with torch.no_grad():
+        logits, expected_values = start(algo.buffers.obs[rows])
+    expected = torch.log_softmax(logits, -1).gather(-1, algo.buffers.actions[rows, None]).squeeze(-1)
+    assert (algo.buffers.logprobs[rows] - expected).abs().max() > 1e-3, "the acting copy should be one update behind"
+    torch.testing.assert_close(logp, expected, rtol=0, atol=1e-5)
+    torch.testing.assert_close(values, expected_values, rtol=0, atol=1e-5)
 
 
 @pytest.mark.parametrize("overrides, message", [
