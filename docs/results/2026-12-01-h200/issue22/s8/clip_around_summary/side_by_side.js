@@ -1,0 +1,9 @@
+const asyncAgentClipAroundActingRaw = [
+  { n: 64, thr: 20600, thr_lo: 19914, thr_hi: 21286 },
+];
+
+const asyncAgentClipAroundUpdateStartRaw = [
+  { n: 64, thr: 24397, thr_lo: 22135, thr_hi: 26658 },
+];
+
+const chartMeta = {"unit": "env_steps/s", "groups": {"agent.clip_around=acting": {"arrays": ["asyncAgentClipAroundActingRaw"], "game": "pong", "agent": "nature_cnn", "device": "cuda", "gpu": "NVIDIA H200", "schedule": {"reps": 1, "bench_steps": 1000, "warmup": 64, "profile": false, "interleave": null, "total_env_steps": 4000000, "target_return": 18.0, "return_window": 20, "stop_at_target": true, "max_seconds": 240.0}, "date": "2026-12-01T17:51:41.362805+00:00", "group": "agent.clip_around=acting", "frameskip": 5, "unit": "env_steps/s"}, "agent.clip_around=update_start": {"arrays": ["asyncAgentClipAroundUpdateStartRaw"], "game": "pong", "agent": "nature_cnn", "device": "cuda", "gpu": "NVIDIA H200", "schedule": {"reps": 1, "bench_steps": 1000, "warmup": 64, "profile": false, "interleave": null, "total_env_steps": 4000000, "target_return": 18.0, "return_window": 20, "stop_at_target": true, "max_seconds": 240.0}, "date": "2026-12-01T20:34:11.473584+00:00", "group": "agent.clip_around=update_start", "frameskip": 5, "unit": "env_steps/s"}}};
