@@ -18,6 +18,15 @@ and a second Python thread that spins slowed ale-py's step 9x (the GIL handoff).
 
     python bench/wake_probe.py --rounds 3 --steps 2000
     python bench/wake_probe.py --num-envs 8   # the 8-env chain bar: one batch of 8
+
+With --emulators the other side of the chain: the emulators' step (send to recv, the wait that
+env_only's t_env times back to back) timed after a pause of one act between the recv and the next
+send: none (env_only's loop), a spin, a sleep, or the act itself (the loop's own pause: upload,
+launch and action download). If it takes longer after a pause, the emulator threads' wake-up is
+part of every loop step too, and t_env, measured back to back, leaves it out as t_agent leaves out
+the loop thread's.
+
+    python bench/wake_probe.py --num-envs 8 --emulators
 """
 
 import argparse
@@ -67,6 +76,56 @@ def timed_acts(driver, wait: str, steps: int, gap_s: float) -> tuple[list[float]
     return launch, download
 
 
+PAUSES = ("back", "spin", "sleep", "act")
+
+
+def timed_steps(driver, pause: str, steps: int, gap_s: float) -> list[float]:
+    """Per emulator step: send to recv, after `pause` since the last recv."""
+    agent, env = driver.agent, driver.vector_env
+    n = agent.algo.spec.num_envs
+    ids = np.arange(n, dtype=np.int64)
+    actions = np.zeros(n, dtype=np.int64)
+    obs, step_s = None, []
+    for s in range(steps):
+        if pause == "spin":
+            end = time.perf_counter() + gap_s
+            while time.perf_counter() < end:
+                pass
+        elif pause == "sleep":
+            time.sleep(gap_s)
+        elif pause == "act" and obs is not None:
+            frames = agent.uploader(obs) if agent.uploader is not None else torch.from_numpy(obs).to(agent.device)
+            a, v = agent.act(frames, s, ids)
+            actions = np.asarray(agent.actions_to_host(a)).copy()
+            agent.store(frames, a, v)
+            if agent.update_due(s + 1):
+                agent.update()
+                agent.wait_for_update()
+        t = time.perf_counter()
+        env.send(actions)
+        obs = env.recv()[0]
+        step_s.append(time.perf_counter() - t)
+    return step_s[1:]
+
+
+def emulators_side(driver, rounds: int, steps: int) -> None:
+    """--emulators: the emulators' step after each kind of pause, the pause one act long."""
+    launch, download = timed_acts(driver, "back", 500, 0.0)  # capture, warm-up and the act's length
+    gap_s = statistics.median(launch) + statistics.median(download)
+    print(f"one act back to back (launch + download, medians): {gap_s * 1e3:.3f} ms; "
+          f"spin and sleep for as long", flush=True)
+    rows: dict[str, list[float]] = {p: [] for p in PAUSES}
+    for r in range(rounds):
+        for pause in (PAUSES if r % 2 == 0 else PAUSES[::-1]):
+            step_s = timed_steps(driver, pause, steps, gap_s)
+            rows[pause].append(statistics.median(step_s) * 1e3)
+            print(f"round {r} {pause:<5} emulator step {rows[pause][-1]:.3f} ms (median of {len(step_s)})",
+                  flush=True)
+    print("\npause  emulator step, send to recv (ms, per round)")
+    for pause in PAUSES:
+        print(f"{pause:<6} {' '.join(f'{x:.3f}' for x in rows[pause])}")
+
+
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--num-envs", type=int, default=1, help="envs in the one sendrecv batch")
@@ -74,6 +133,8 @@ def main() -> None:
     p.add_argument("--steps", type=int, default=2000)
     p.add_argument("--gap-ms", type=float, default=None,
                    help="spin and sleep for this long (default: the emulator's median step, measured here)")
+    p.add_argument("--emulators", action="store_true",
+                   help="time the emulators' step after a pause of one act instead (see above)")
     args = p.parse_args()
     cfg = compose([f"env.num_envs={args.num_envs}", "mode=sendrecv", "mode.groups=1", "agent.algo=ppo",
                    "agent.runtime=" + RUNTIME])
@@ -83,6 +144,9 @@ def main() -> None:
     try:
         env = driver.vector_env
         env.reset(seed=0)
+        if args.emulators:
+            emulators_side(driver, args.rounds, args.steps)
+            return
         step_s = []
         for _ in range(500):  # the emulator's own step, for the gap
             t = time.perf_counter()
@@ -104,6 +168,8 @@ def main() -> None:
                       f"(medians of {len(launch)} acts)", flush=True)
     finally:
         driver.close()
+    if args.emulators:
+        return
     print("\nwait   launch (ms, per round)        download (ms, per round)")
     for wait in WAITS:
         launch = " ".join(f"{x:.3f}" for x, _ in rows[wait])
