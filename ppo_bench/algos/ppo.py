@@ -178,9 +178,8 @@ class PPO(Algorithm):
         old_logp, old_values = b.logprobs[rows], b.values[rows]
         size = self.index.samples // cfg.num_minibatches
         # agent.clip_around: the log-probs and values the ratio and the value are clipped around
-        anchor_logp, anchor_values = old_logp, old_values
-        if cfg.clip_around == "update_start":
-            anchor_logp, anchor_values = self._evaluate(rows, size)
+        decoupled = cfg.clip_around == "update_start"
+        anchor_logp, anchor_values = self._evaluate(rows, size) if decoupled else (old_logp, old_values)
         for epoch in range(cfg.update_epochs):
             for idx in order[epoch].split(size):
                 sample = rows[idx]
@@ -190,18 +189,15 @@ class PPO(Algorithm):
                 def mean(x: torch.Tensor) -> torch.Tensor:
                     return (x * weight).sum() / count
 
-                logits, value = self.net(b.obs[sample])
-                logp_all = torch.log_softmax(logits.float(), -1)
-                logp = logp_all.gather(-1, b.actions[sample].unsqueeze(-1)).squeeze(-1)
+                logp_all, logp, value = self._evaluate_sample(sample)
                 entropy = -(logp_all.exp() * logp_all).sum(-1)
                 adv = advantages[idx]
                 adv_mean = mean(adv)
                 adv = (adv - adv_mean) / (mean((adv - adv_mean) ** 2).sqrt() + 1e-8)
                 ratio = (logp - anchor_logp[idx]).exp()
                 policy_loss = torch.max(-adv * ratio, -adv * ratio.clamp(1 - cfg.clip_coef, 1 + cfg.clip_coef))
-                if anchor_logp is not old_logp:  # decoupled: weighted by the anchor's ratio to what acted
+                if decoupled:  # weighted by the anchor's ratio to what acted
                     policy_loss = policy_loss * (anchor_logp[idx] - old_logp[idx]).exp()
-                value = value.float()
                 old, target = anchor_values[idx], returns[idx]
                 clipped = old + (value - old).clamp(-cfg.clip_coef, cfg.clip_coef)
                 value_loss = 0.5 * torch.max((value - target) ** 2, (clipped - target) ** 2)
@@ -216,10 +212,12 @@ class PPO(Algorithm):
         """The log-probs of the stored actions and the values under the parameters the update starts
         from (with agent.overlap one update ahead of those that acted; with agent.normalize_obs
         after this rollout's frames joined the statistics), a minibatch at a time."""
-        logp, values = [], []
-        for sample in rows.split(size):
-            logits, value = self.net(self.buffers.obs[sample])
-            logp_all = torch.log_softmax(logits.float(), -1)
-            logp.append(logp_all.gather(-1, self.buffers.actions[sample].unsqueeze(-1)).squeeze(-1))
-            values.append(value.float())
+        logp, values = zip(*(self._evaluate_sample(sample)[1:] for sample in rows.split(size)))
         return torch.cat(logp), torch.cat(values)
+
+    def _evaluate_sample(self, sample: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """The trained network on the stored rows `sample`: log-probs of every action, of the stored
+        action, and the values (in float32)."""
+        logits, value = self.net(self.buffers.obs[sample])
+        logp_all = torch.log_softmax(logits.float(), -1)
+        return logp_all, logp_all.gather(-1, self.buffers.actions[sample].unsqueeze(-1)).squeeze(-1), value.float()
