@@ -42,6 +42,37 @@ from probe_config import RUNTIME, compose
 WAITS = ("back", "spin", "sleep", "recv")
 
 
+def upload(agent, obs: np.ndarray) -> torch.Tensor:
+    """The frames as the loop hands them to the act: through the runtime's pinned staging, if it has one."""
+    return agent.uploader(obs) if agent.uploader is not None else torch.from_numpy(obs).to(agent.device)
+
+
+def idle(kind: str, gap_s: float) -> None:
+    """spin: the thread busy on the clock for gap_s; sleep: blocked in the kernel as long; else nothing."""
+    if kind == "spin":
+        end = time.perf_counter() + gap_s
+        while time.perf_counter() < end:
+            pass
+    elif kind == "sleep":
+        time.sleep(gap_s)
+
+
+def act_once(agent, frames: torch.Tensor, s: int, ids: np.ndarray) -> tuple[np.ndarray, float, float, bool]:
+    """One loop step's act: the actions on the host, the launch's and the download's seconds, and
+    whether an update followed (run and waited for: the act after it waits on it)."""
+    t0 = time.perf_counter()
+    a, v = agent.act(frames, s, ids)
+    t1 = time.perf_counter()
+    actions = np.asarray(agent.actions_to_host(a)).copy()
+    t2 = time.perf_counter()
+    agent.store(frames, a, v)
+    updated = agent.update_due(s + 1)
+    if updated:
+        agent.update()
+        agent.wait_for_update()
+    return actions, t1 - t0, t2 - t1, updated
+
+
 def timed_acts(driver, wait: str, steps: int, gap_s: float) -> tuple[list[float], list[float]]:
     """Per act: the launch (the host's act call) and the action download, after `wait`."""
     agent, env = driver.agent, driver.vector_env
@@ -51,28 +82,16 @@ def timed_acts(driver, wait: str, steps: int, gap_s: float) -> tuple[list[float]
     actions = np.zeros(n, dtype=np.int64)
     launch, download = [], []
     for s in range(steps):
-        frames = agent.uploader(obs) if agent.uploader is not None else torch.from_numpy(obs).to(agent.device)
-        if wait == "spin":
-            end = time.perf_counter() + gap_s
-            while time.perf_counter() < end:
-                pass
-        elif wait == "sleep":
-            time.sleep(gap_s)
-        elif wait == "recv":
+        frames = upload(agent, obs)
+        idle(wait, gap_s)
+        if wait == "recv":
             env.send(actions)
             env.recv()
-        t0 = time.perf_counter()
-        a, v = agent.act(frames, s, ids)
-        t1 = time.perf_counter()
-        actions = np.asarray(agent.actions_to_host(a)).copy()
-        t2 = time.perf_counter()
-        agent.store(frames, a, v)
-        if agent.update_due(s + 1):
-            agent.update()
-            agent.wait_for_update()
+        actions, launch_s, download_s, updated = act_once(agent, frames, s, ids)
+        if updated:
             continue  # the act after an update waits for it: not counted
-        launch.append(t1 - t0)
-        download.append(t2 - t1)
+        launch.append(launch_s)
+        download.append(download_s)
     return launch, download
 
 
@@ -87,20 +106,9 @@ def timed_steps(driver, pause: str, steps: int, gap_s: float) -> list[float]:
     actions = np.zeros(n, dtype=np.int64)
     obs, step_s = None, []
     for s in range(steps):
-        if pause == "spin":
-            end = time.perf_counter() + gap_s
-            while time.perf_counter() < end:
-                pass
-        elif pause == "sleep":
-            time.sleep(gap_s)
-        elif pause == "act" and obs is not None:
-            frames = agent.uploader(obs) if agent.uploader is not None else torch.from_numpy(obs).to(agent.device)
-            a, v = agent.act(frames, s, ids)
-            actions = np.asarray(agent.actions_to_host(a)).copy()
-            agent.store(frames, a, v)
-            if agent.update_due(s + 1):
-                agent.update()
-                agent.wait_for_update()
+        idle(pause, gap_s)
+        if pause == "act" and obs is not None:
+            actions = act_once(agent, upload(agent, obs), s, ids)[0]
         t = time.perf_counter()
         env.send(actions)
         obs = env.recv()[0]
