@@ -757,7 +757,13 @@ def test_with_overlap_the_update_clips_around_the_parameters_it_starts_from_not_
         s += 1
     trained = copy.deepcopy(algo.net)
     seen, evaluate = [], algo._evaluate
-    algo._evaluate = lambda rows, size: seen.append((rows, copy.deepcopy(algo.net), *evaluate(rows, size))) or seen[-1][2:]
+
+    def spy(rows, size):
+        """Records the update's rows, its network as it evaluates them, and what it returns."""
+        seen.append((rows, copy.deepcopy(algo.net), *evaluate(rows, size)))
+        return seen[-1][2:]
+
+    algo._evaluate = spy
     agent.update()
     agent.wait_for_update()
     assert len(seen) == 1
