@@ -30,7 +30,7 @@ from omegaconf import DictConfig
 from omegaconf.errors import ConfigAttributeError, ConfigKeyError
 
 from . import keys, sweep
-from .isolation import Terminated, one_line, raise_on_sigterm
+from .signals import Terminated, one_line, raise_on_sigterm
 from .runner import JobFailed, run
 
 

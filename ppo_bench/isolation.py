@@ -38,13 +38,14 @@ import multiprocessing as mp
 import multiprocessing.forkserver
 import os
 import signal
-import sys
 import threading
 import time
 import traceback
-from contextlib import contextmanager, suppress
+from contextlib import suppress
 from types import ModuleType
-from typing import Any, Callable, Iterator, Optional
+from typing import Any, Callable, Optional
+
+from .signals import one_line, sigint_ignored
 
 STAGES = ("start-up", "setup", "loop", "closing")
 POLL_S = 0.5
@@ -52,83 +53,6 @@ EXIT_WAIT_S = 30.0
 """How long a child that has reported may take to exit before it is killed."""
 SERVER_WAIT_S = 10.0
 """How long the fork server may take to say how a killed child ended (or a start to give up)."""
-
-
-class Terminated(BaseException):
-    """SIGTERM as an exception (what `timeout`, `scancel` and a SLURM time limit send), and SIGHUP
-    (the terminal closed), whose default action also ended the sweep with no record, no summary
-    and a stale lock. The message is the signal's name.
-
-    A BaseException, like KeyboardInterrupt, so no `except Exception` swallows it
-    and Hydra stops the sweep rather than going on to the next job.
-    """
-
-    @property
-    def signum(self) -> int:
-        return signal.Signals.__members__.get(str(self), signal.SIGTERM).value
-
-
-HANDLED = (signal.SIGTERM, signal.SIGHUP)
-"""The signals that raise Terminated."""
-
-
-def one_line(e: BaseException) -> str:
-    """`Type: first line of the message`, the form a record's error takes."""
-    text = str(e).strip()
-    return f"{type(e).__name__}: {text.splitlines()[0]}" if text else type(e).__name__
-
-
-def _raise_terminated(signum: int, frame: Any) -> None:
-    raise Terminated(signal.Signals(signum).name)
-
-
-def raise_on_sigterm() -> None:
-    """From now on SIGTERM and SIGHUP raise Terminated in the main thread; by default they end
-    the process at once, leaving neither a record nor a summary."""
-    for signum in HANDLED:
-        signal.signal(signum, _raise_terminated)
-
-
-@contextmanager
-def _handled(signum: int, handler: Any) -> Iterator[None]:
-    """`handler` for `signum` for the duration, then the previous one; a no-op off the main
-    thread, where Python cannot set signal handlers."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signum, handler)
-    try:
-        yield
-    finally:
-        signal.signal(signum, previous)
-
-
-@contextmanager
-def sigterm_raises() -> Iterator[None]:
-    """`raise_on_sigterm` for the duration of a job, where signals can be handled (main thread)."""
-    with _handled(signal.SIGTERM, _raise_terminated), _handled(signal.SIGHUP, _raise_terminated):
-        yield
-
-
-@contextmanager
-def signals_deferred() -> Iterator[None]:
-    """Hold SIGINT, SIGTERM and SIGHUP back while a record is written; they arrive right after.
-
-    A second Ctrl-C during the write would otherwise leave the job without a record.
-    """
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, *HANDLED})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
-
-
-def _sigint_ignored() -> Any:
-    """Ignore Ctrl-C while starting the child: an ignored signal stays ignored through exec and
-    fork, so a fork server started here, and a spawned child, ignore it from their first
-    instruction and the parent alone decides (`_child_main` ignores it too, for a server that
-    was started before)."""
-    return _handled(signal.SIGINT, signal.SIG_IGN)
 
 
 class Progress:
@@ -198,7 +122,7 @@ def start_server(fn: str) -> bool:
 def _ensure_running() -> bool:
     """Start the fork server if none runs (True then); it and the children it forks ignore Ctrl-C."""
     before = mp.forkserver._forkserver._forkserver_pid
-    with _sigint_ignored():
+    with sigint_ignored():
         mp.forkserver.ensure_running()
     return mp.forkserver._forkserver._forkserver_pid != before
 
@@ -223,7 +147,7 @@ def _start(ctx: Any, proc: Any, timeout: float) -> bool:
     in a thread that the parent waits for, while Ctrl-C and SIGTERM still reach the parent.
     """
     if ctx.get_start_method() != "forkserver":  # spawn: no server to wait for
-        with _sigint_ignored():
+        with sigint_ignored():
             proc.start()
         return True
     _ensure_running()

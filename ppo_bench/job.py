@@ -21,7 +21,8 @@ from . import provenance, registry, results
 from .agent import make_agent, total_updates
 from .backends import make_vector_env, num_threads
 from .envs import DuplicateEnvError, TorchEnvs, probe_spaces, spaces
-from .isolation import Progress, one_line
+from .isolation import Progress
+from .signals import one_line
 from .loop import interleaved, learn, measure, synchronizer
 from .phases import describe
 from .registry import ALGOS, MODES

@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any, Iterator, Optional, Sequence
 
 from . import cli, placement, sweep
-from .isolation import HANDLED, Terminated, raise_on_sigterm
+from .signals import HANDLED, Terminated, raise_on_sigterm
 from .runner import JobFailed
 
 log = logging.getLogger(__name__)

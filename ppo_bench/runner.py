@@ -33,7 +33,8 @@ from omegaconf import DictConfig, OmegaConf
 
 from . import placement, provenance, registry, results
 from .config import NotApplicable, validate, warnings_for
-from .isolation import ChildJob, one_line, signals_deferred, sigterm_raises, start_server, stop_server
+from .isolation import ChildJob, start_server, stop_server
+from .signals import one_line, signals_deferred, sigterm_raises
 from .keys import unknown_key_message, unknown_keys
 
 log = logging.getLogger(__name__)
@@ -121,7 +122,7 @@ def run(cfg: DictConfig, output_dir: Optional[Path] = None) -> dict:
     """Run one job and return its record; the record is also written to `<output_dir>/result.json`.
 
     Raises Refused or JobFailed when the job failed (after writing the record), and
-    KeyboardInterrupt or isolation.Terminated when it was interrupted.
+    KeyboardInterrupt or signals.Terminated when it was interrupted.
     """
     job = job_of(cfg, output_dir)
     path = job.output_dir / results.FILENAME
