@@ -10,6 +10,8 @@ only waits and watches:
 - progress: the child names its stage (start-up, setup, loop, closing) and
   bumps a shared counter on every loop step; when neither changes for
   `stall_timeout_s`, the parent kills the child: "no progress for N s in ...";
+  before that it asks for the child's threads' stacks (`stacks`): the error
+  names where its main thread waited, the record's traceback holds them all;
 - Ctrl-C, SIGTERM and SIGHUP reach the parent as exceptions (the child ignores SIGINT
   and dies of SIGTERM's default action); the parent kills the child and
   re-raises, so the record says why and the sweep stops;
@@ -46,6 +48,7 @@ from types import ModuleType
 from typing import Any, Callable, Optional
 
 from .signals import one_line, sigint_ignored
+from .stacks import StackFile, listen, where_it_waits
 
 STAGES = ("start-up", "setup", "loop", "closing")
 POLL_S = 0.5
@@ -199,8 +202,10 @@ class ChildJob:
         messages, child_end = ctx.Pipe(duplex=False)
         parent_alive, alive = ctx.Pipe(duplex=False)
         stage, steps = ctx.Value("i", 0, lock=False), ctx.Value("q", 0, lock=False)
+        self._stacks = StackFile()
         proc = ctx.Process(target=_child_main, name="ppo_bench-job", args=(
-            self.fn, self.args, child_end, parent_alive, stage, steps, logging.getLogger().getEffectiveLevel()))
+            self.fn, self.args, child_end, parent_alive, stage, steps, logging.getLogger().getEffectiveLevel(),
+            self._stacks.path))
         reported = False
         try:
             if not _start(ctx, proc, stall_timeout_s):
@@ -217,6 +222,7 @@ class ChildJob:
             finally:
                 for conn in (child_end, parent_alive, messages, alive):
                     conn.close()
+                self._stacks.close()
         if self.result is None and self.error is None:
             code = proc.exitcode
             how = f"killed by {signal.Signals(-code).name}" if code is not None and code < 0 else f"exit code {code}"
@@ -250,6 +256,10 @@ class ChildJob:
                 last, since = now, time.monotonic()
             elif time.monotonic() - since > stall_timeout_s:
                 self.error = f"no progress for {stall_timeout_s:g} s in {where(STAGES[now[0]], now[1])}"
+                stacks = self._stacks.ask(proc.pid)
+                if stacks is not None:
+                    self.error += f"; {where_it_waits(stacks)}"
+                    self.traceback = f"the job's threads when it was stopped (faulthandler):\n{stacks.dump}"
                 return False
 
     def _receive(self, kind: str, payload: list) -> bool:
@@ -301,8 +311,9 @@ def _exit_with_parent(parent_alive: Any) -> None:
 
 
 def _child_main(fn: Callable, args: tuple, conn: Any, parent_alive: Any, stage: Any, steps: Any,
-                log_level: int) -> None:
+                log_level: int, stacks_path: str) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent alone decides what Ctrl-C does
+    listen(stacks_path)  # a stall's stacks, when the parent asks
     lock = threading.Lock()
 
     def send(*message: Any) -> None:

@@ -156,3 +156,27 @@ def test_the_server_starts_before_the_config_is_checked_and_a_refused_job_leaves
     before = _server_pid()
     _refused_run(tmp_path / "refused_again")
     assert _server_pid() == before and _alive(before)  # not this job's to stop
+
+
+# A stalled job is killed, and its error says where its thread waited: a stall is a bug to find
+# (ale-py's recv that never returns, or this project's), and the place is what finds it.
+
+def wait_for_ever(progress) -> None:
+    progress.enter("loop")
+    threading.Event().wait()  # blocks in C with the GIL released, as ale-py's recv does
+
+
+def test_a_stalled_job_is_killed_and_its_error_names_where_its_main_thread_waited():
+    in_child()  # the server is up: the 2 s below are the stall's, not the server's imports
+    job = ChildJob(wait_for_ever, preload=importlib.import_module("ppo_bench.job"))
+    took = run_bounded(job, stall_timeout_s=2)
+    assert job.result is None and took < 30
+    where, _, place = job.error.partition("; ")
+    assert where == "no progress for 2 s in loop"
+    # the innermost frame (threading's wait) and the one that called it: this test's function
+    assert place.startswith("its main thread was in wait (") and "threading.py:" in place, place
+    assert place.endswith(f", called from wait_for_ever (tests/test_isolation.py:{wait_for_ever.__code__.co_firstlineno + 2})"), place
+    # every thread's stack, for the record's traceback: the main one and the child's watcher of its parent
+    assert job.traceback.startswith("the job's threads when it was stopped (faulthandler):\n")
+    assert "in wait_for_ever" in job.traceback and "in _exit_with_parent" in job.traceback
+    assert [p for p in mp.active_children() if p.name == "ppo_bench-job"] == []
