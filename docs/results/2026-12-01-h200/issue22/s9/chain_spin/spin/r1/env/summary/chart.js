@@ -1,0 +1,6 @@
+const envOnlyRaw = [
+  { n: 1, thr: 1190, thr_lo: 893, thr_hi: 1487 },
+  { n: 8, thr: 7023, thr_lo: 5640, thr_hi: 8407 },
+];
+
+const chartMeta = {"game": "pong", "agent": "nature_cnn", "device": "cuda", "gpu": "NVIDIA H200", "schedule": {"reps": 3, "bench_steps": 300, "warmup": 64, "profile": true, "interleave": null, "total_env_steps": null, "target_return": null, "return_window": 20, "stop_at_target": false, "max_seconds": null}, "date": "2026-12-01T23:05:08.552484+00:00", "group": "all", "frameskip": 5, "unit": "env_steps/s"};

@@ -1,0 +1,11 @@
+const recvRaw = [
+  { n: 1, thr: 1044, thr_lo: 925, thr_hi: 1164 },
+  { n: 8, thr: 5988, thr_lo: 5678, thr_hi: 6298 },
+];
+
+const agentOnlyRaw = [
+  { n: 1, thr: 4904, thr_lo: 4523, thr_hi: 5285 },
+  { n: 8, thr: 31439, thr_lo: 29019, thr_hi: 33859 },
+];
+
+const chartMeta = {"game": "pong", "agent": "nature_cnn", "device": "cuda", "gpu": "NVIDIA H200", "schedule": {"reps": 3, "bench_steps": 300, "warmup": 64, "profile": true, "interleave": null, "total_env_steps": null, "target_return": null, "return_window": 20, "stop_at_target": false, "max_seconds": null}, "date": "2026-12-01T23:08:26.265244+00:00", "group": "agent.overlap=true", "frameskip": 5, "unit": "env_steps/s"};
