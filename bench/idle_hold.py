@@ -24,6 +24,7 @@ shrinks with it, the cost is the halted vCPU's, outside what a loop can change.
 import argparse
 import glob
 import os
+import signal
 import struct
 import subprocess
 import sys
@@ -46,10 +47,12 @@ def idle_states() -> str:
 
 SPINNER = """
 import os, sys
+parent = os.getppid()
 os.sched_setaffinity(0, {int(sys.argv[1])})
 os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-while True:
-    pass
+while os.getppid() == parent:  # ends when this script does, however it ends
+    for _ in range(100000):
+        pass
 """
 
 
@@ -58,7 +61,13 @@ def spinners() -> list[subprocess.Popen]:
     return [subprocess.Popen([sys.executable, "-c", SPINNER, str(cpu)]) for cpu in sorted(os.sched_getaffinity(0))]
 
 
+def _exit(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)  # so that `finally` stops the spinners and ends the hold
+
+
 def main() -> int:
+    signal.signal(signal.SIGTERM, _exit)
+    signal.signal(signal.SIGHUP, _exit)
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--hold", action="store_true", help="hold a 0 us request on /dev/cpu_dma_latency")
     p.add_argument("--spin", action="store_true", help="a SCHED_IDLE spinner on every CPU")
