@@ -180,3 +180,25 @@ def test_a_stalled_job_is_killed_and_its_error_names_where_its_main_thread_waite
     assert job.traceback.startswith("the job's threads when it was stopped (faulthandler):\n")
     assert "in wait_for_ever" in job.traceback and "in _exit_with_parent" in job.traceback
     assert [p for p in mp.active_children() if p.name == "ppo_bench-job"] == []
+
+
+def test_the_stall_s_place_skips_library_frames_to_the_code_that_called_them():
+    """ale-py's recv, in an installed package, called from this project's adapter: both named."""
+    from ppo_bench.stacks import _LIBRARIES, Stacks, where_it_waits
+
+    site = next(p for p in _LIBRARIES if "packages" in p)
+    main = "0x00007f0000000001"
+    dump = (f"Thread 0x00007f0000000002 (most recent call first):\n"
+            f'  File "{site}/threading.py", line 5 in watch\n\n'
+            f"Current thread {main} (most recent call first):\n"
+            f'  File "{site}/ale_py/vector_env.py", line 236 in recv\n'
+            f'  File "{site}/numpy/core/fromnumeric.py", line 9 in take\n'
+            f'  File "/home/me/ppo_bench/ppo_bench/envs.py", line 90 in recv\n'
+            f'  File "/home/me/ppo_bench/ppo_bench/drivers.py", line 120 in step\n')
+    assert where_it_waits(Stacks(main, dump)) == ("its main thread was in recv (ale_py/vector_env.py:236), "
+                                                  "called from recv (ppo_bench/envs.py:90)")
+    # the project's own frame innermost: named once
+    ours = dump.replace(f'  File "{site}/ale_py/vector_env.py", line 236 in recv\n'
+                        f'  File "{site}/numpy/core/fromnumeric.py", line 9 in take\n', "")
+    assert where_it_waits(Stacks(main, ours)) == "its main thread was in recv (ppo_bench/envs.py:90)"
+    assert where_it_waits(Stacks("0x0000000000000009", dump)) == "its main thread's stack was not in the dump"
