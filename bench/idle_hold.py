@@ -14,7 +14,8 @@ On the H200's machine (a Firecracker/KVM guest) there is no cpuidle driver: an i
 whatever the request says. --spin instead keeps every vCPU busy with a spinning process of the
 lowest priority (SCHED_IDLE, one pinned to each CPU; separate processes, so no GIL): a CPU running
 only such a task never halts, and any thread that wakes there preempts it at once. If the wake-up
-shrinks with it, the cost is the halted vCPU's, outside what a loop can change.
+shrinks with it, the cost is the halted vCPU's, outside what a loop can change. It did (ninth
+session, docs/results/2026-12-01-h200: the hold changed nothing, the spinners removed the wake-up).
 
     python bench/idle_hold.py --hold -- python bench/wake_probe.py --num-envs 8
     python bench/idle_hold.py --spin -- python bench/wake_probe.py --num-envs 8
