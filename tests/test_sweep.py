@@ -107,7 +107,11 @@ def test_a_stalled_job_is_killed_and_recorded_and_the_sweep_goes_on(tmp_path):
     assert got[(2, "step")]["status"] == "ok"
     stalled = got[(2, "sendrecv")]
     assert stalled["status"] == "failed"
-    assert stalled["error"] == "no progress for 10 s in repetition 1 of 2 after 1 of 8 loop steps"
+    where, _, place = stalled["error"].partition("; ")
+    assert where == "no progress for 10 s in repetition 1 of 2 after 1 of 8 loop steps"
+    # where the job's thread waited: the injected hang's wait, and the frame of the injection that called it
+    assert place.startswith("its main thread was in wait (") and ", called from faulty (fault_injection/" in place
+    assert 'ppo_bench/drivers.py", line' in stalled["traceback"]  # every frame, down from the driver's step
     assert "no progress for 10 s" in (tmp_path / "summary" / "table.md").read_text()
 
 
