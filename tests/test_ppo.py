@@ -267,16 +267,19 @@ def test_a_learning_run_stops_at_its_target_when_asked():
     from ppo_bench.loop import learn
     from ppo_bench.results import to_target
 
-    def run(stop_at):
+    def run(stop_at, total_env_steps):
         torch.manual_seed(0)
         driver = scripted_driver(8, 2, ppo_cfg(learning_rate=1e-3, num_steps=16), seed=1, length=8)
-        return learn(driver, 40_000, 8, time.monotonic(), lambda: None, lambda point: None, stop_at=stop_at)
+        return learn(driver, total_env_steps, 8, time.monotonic(), lambda: None, lambda point: None, stop_at=stop_at)
 
-    stopped, full = run(5.0), run(None)
+    stopped = run(5.0, 40_000)
+    # the same run without stop_at, given twice the steps the first took: it runs on past the target to its end
+    full = run(None, 2 * stopped.env_steps)
     assert stopped.stopped_by == "target_return" and full.stopped_by == "total_env_steps"
     wall, steps = to_target(stopped.curve, 8, 5.0)
     assert steps == stopped.curve["env_steps"][-1] < stopped.env_steps + 1 < full.env_steps
     assert to_target({k: v[:-1] for k, v in stopped.curve.items()}, 8, 5.0) == (None, None)  # not before
+    assert to_target(full.curve, 8, 5.0)[1] == steps  # the same run: it met the target at the same update
 
 
 # --- a learning run ---------------------------------------------------------------------------
