@@ -42,6 +42,27 @@ def _version(module: str, distribution: str) -> Optional[str]:
     return imported.__version__ if imported is not None else _installed(distribution)
 
 
+def _read(path: str) -> Optional[str]:
+    try:
+        return Path(path).read_text()
+    except OSError:
+        return None
+
+
+def cpu() -> dict:
+    """The CPU as /proc and /sys tell it: its model; whether this is a virtual machine (the
+    `hypervisor` flag); and the cpuidle driver, "none" where idle CPUs simply halt. On the H200's
+    machine (a KVM guest, no driver) a thread that blocks and wakes waits for its halted vCPU,
+    0.05-0.1 ms (docs/findings.md), a cost that a machine whose idle CPUs poll does not have."""
+    info = _read("/proc/cpuinfo") or ""
+    fields = {key.strip(): value.strip() for key, _, value in (line.partition(":") for line in info.splitlines())}
+    model, flags = fields.get("model name"), fields.get("flags")
+    driver = _read("/sys/devices/system/cpu/cpuidle/current_driver")
+    return {"cpu_model": model or None,
+            "virtual_machine": ("hypervisor" in flags.split()) if flags is not None else None,
+            "cpuidle_driver": driver.strip() if driver is not None else None}
+
+
 def describe(gpu: bool = True) -> dict:
     """What ran where: host, versions, accelerator, source commit (local commands only).
     gpu=False: no CUDA probe (it would initialise CUDA) and no import of torch."""
@@ -63,6 +84,7 @@ def describe(gpu: bool = True) -> dict:
         "cuda": torch.version.cuda if cuda else None,
         "gpu": torch.cuda.get_device_name() if cuda else None,
         "cpu_count": os.cpu_count(),
+        **cpu(),
         "git_commit": commit,
         "git_dirty": None if commit is None or dirty is None else bool(dirty),
         "argv": sys.argv,

@@ -53,7 +53,8 @@ def test_a_quick_cpu_job_writes_a_valid_result(tmp_path):
     # On the CPU the inference runs uncompiled unless asked, and the result says so.
     assert record["inference"] == {"runtime": "compiled", "compiled": False, "cudagraphs": False, "graphs": 0,
                                    "compile_s": None}
-    assert set(record["provenance"]) >= {"host", "python", "torch", "ale_py", "cuda", "gpu", "cpu_count", "git_commit"}
+    assert set(record["provenance"]) >= {"host", "python", "torch", "ale_py", "cuda", "gpu", "cpu_count", "git_commit",
+                                         "cpu_model", "virtual_machine", "cpuidle_driver"}
     assert set(record["machine"]["before"]) == {"load_1m", "cpu_mhz"}
     assert not list(tmp_path.glob(".result.json.*")), "the temporary file of the atomic write was left behind"
 
@@ -136,3 +137,20 @@ def test_every_job_of_a_sweep_really_compiles_in_its_own_process(tmp_path):
         assert record["inference"]["graphs"] == 1
         assert record["inference"]["compile_s"] > 0
     assert compiled_graphs() == 0, "the sweep's own process compiled: the jobs did not run apart"
+
+
+def test_the_provenance_says_whether_the_cpus_are_virtual_and_how_they_idle(monkeypatch):
+    """The wake-up of a halted vCPU is part of every 1- and 8-env loop step on a KVM guest with no
+    cpuidle driver: the record says which kind of machine it came from."""
+    from ppo_bench import provenance
+
+    files = {"/proc/cpuinfo": "processor\t: 0\nmodel name\t: Xeon X\nflags\t\t: fpu hypervisor avx2\n\n"
+                              "processor\t: 1\nmodel name\t: Xeon X\nflags\t\t: fpu hypervisor avx2\n",
+             "/sys/devices/system/cpu/cpuidle/current_driver": "none\n"}
+    monkeypatch.setattr(provenance, "_read", files.get)
+    assert provenance.cpu() == {"cpu_model": "Xeon X", "virtual_machine": True, "cpuidle_driver": "none"}
+    files["/proc/cpuinfo"] = files["/proc/cpuinfo"].replace(" hypervisor", "")
+    files["/sys/devices/system/cpu/cpuidle/current_driver"] = "intel_idle\n"
+    assert provenance.cpu() == {"cpu_model": "Xeon X", "virtual_machine": False, "cpuidle_driver": "intel_idle"}
+    files.clear()  # not Linux: nothing to read, nothing guessed
+    assert provenance.cpu() == {"cpu_model": None, "virtual_machine": None, "cpuidle_driver": None}
