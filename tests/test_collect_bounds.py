@@ -214,3 +214,66 @@ def test_throughput_png_draws_the_chain_bound_the_collector_computed(tmp_path):
         filled = [ln for ln in top.get_lines() if ln.get_gid() == f"chain held, groups={g}"]
         assert [list(ln.get_xdata()) for ln in filled] == ([held[g]] if held[g] else [])
         assert all(list(ln.get_ydata()) == list(rows.loc[rows["bound_kind"] == "chain", "chain"]) for ln in filled)
+
+
+def test_the_bound_per_design_rep_by_rep_from_the_env_probe_interleaved(tmp_path, capsys):
+    """A chain loop that timed env_only after each rep is held to each rep's own chain bound (that rep's
+    E, its round's agent_only A); a round without agent_only takes A over all rounds; a loop with more
+    envs than threads is held to min(E, A) rep by rep; a cell without agent_only gets no bound."""
+    from test_collect_interleaved import job as interleaved, log_t
+
+    loop = {0: [300.0, 320.0, 310.0], 1: [250.0, 240.0, 260.0], 2: [280.0, 290.0, 285.0]}
+    env = {0: [400.0, 440.0, 420.0], 1: [330.0, 310.0, 340.0], 2: [380.0, 390.0, 370.0]}
+    agents = {0: [2000.0, 2200.0], 1: [1600.0, 1800.0]}  # none in round 2
+    for r in (0, 1, 2):
+        path = interleaved(tmp_path, f"sr{r}", loop[r], env[r], mode="sendrecv", groups=1, round=r, cpus=16)
+        _threads(path, 8)
+        if r in agents:
+            job(tmp_path, f"a{r}", "agent_only", 8, 1, agents[r], num_threads=None, cpus=16, round=r)
+    a64 = [900.0, 1000.0]
+    _threads(interleaved(tmp_path, "as64", [1800.0, 1900.0, 1850.0], [2000.0, 2100.0, 1900.0], groups=2, n=64,
+                         cpus=16), 16)
+    job(tmp_path, "a64", "agent_only", 64, 2, a64, num_threads=None, cpus=16)
+    _threads(interleaved(tmp_path, "alone", [500.0, 510.0, 505.0], [600.0, 610.0, 605.0], groups=4, n=32, cpus=16), 8)
+    c = collect([tmp_path], plot=False)
+
+    t = c.interleaved
+    a = {0: 2100.0, 1: 1700.0, 2: float(np.mean(agents[0] + agents[1]))}  # round 2: all rounds' agent_only
+    ratios = {r: [x / chain(e, a[r], 1) for x, e in zip(loop[r], env[r])] for r in (0, 1, 2)}
+    jobs = t[(t["scope"] == "job") & (t["num_envs"] == 8)].sort_values("round")
+    assert list(jobs["bound_kind"]) == ["chain"] * 3 and list(jobs["bound_agent"]) == pytest.approx(list(a.values()))
+    for (_, got), r in zip(jobs.iterrows(), (0, 1, 2)):
+        assert (got["bound_ratio"], got["bound_lo"], got["bound_hi"]) == tuple(map(pytest.approx, log_t(ratios[r])))
+    cell = t[(t["scope"] == "pooled") & (t["num_envs"] == 8)].iloc[0]
+    want = log_t(ratios[0] + ratios[1] + ratios[2])
+    assert (cell["bound_ratio"], cell["bound_lo"], cell["bound_hi"]) == tuple(map(pytest.approx, want))
+    assert (cell["bound_kind"], cell["bound_pairs"]) == ("chain", 9)
+    # the loop over its chain bound is above its ratio to env_only alone: the agent's time is counted
+    assert cell["bound_ratio"] > cell["ratio"]
+
+    many = t[(t["scope"] == "pooled") & (t["num_envs"] == 64)].iloc[0]  # 64 envs on 16 threads: the limit
+    limit = [x / min(e, np.mean(a64)) for x, e in zip([1800.0, 1900.0, 1850.0], [2000.0, 2100.0, 1900.0])]
+    assert (many["bound_kind"], many["bound_ratio"]) == ("limit", pytest.approx(log_t(limit)[0]))
+    assert t.loc[t["num_envs"] == 32, "bound_ratio"].isna().all()  # no agent_only at its groups
+
+    out = capsys.readouterr().out
+    assert "**Loop over its bound per design, env_only interleaved in one job**" in out
+    assert f"| sendrecv | 1 | 8 | chain | {np.mean(list(a.values())):.0f} | {want[0]:.2f}x [{want[1]:.2f}, " in out
+    assert "| async | 4 | 32 |" not in out.split("**Loop over its bound per design")[1]
+    csv = pd.read_csv(c.out_dir / "interleaved.csv")
+    assert csv["bound_ratio"].notna().sum() == 6  # 3 jobs and their cell at 8 envs, 1 and 1 at 64
+
+
+def _threads(path, n):
+    rec = json.loads(path.read_text())
+    rec["num_threads"] = n
+    results.write_atomic(path, rec)
+
+
+def test_no_bound_section_without_the_agent_probe(tmp_path, capsys):
+    from test_collect_interleaved import job as interleaved
+
+    _threads(interleaved(tmp_path, "sr", [300.0, 310.0], [400.0, 410.0], mode="sendrecv", groups=1), 8)
+    c = collect([tmp_path], plot=False)
+    assert c.interleaved["bound_ratio"].isna().all()
+    assert "bound per design, env_only interleaved" not in capsys.readouterr().out

@@ -62,7 +62,10 @@ Loop jobs run with `schedule.interleave` (a probe of the emulators timed after e
 loop's reps, in the same process) also give the loop over that probe paired rep by rep within
 the job, all pairs of a configuration's jobs pooled and each job's own beside them, since the
 emulators drift more between processes than within one (interleaved.csv, and a section of
-table.md); without such jobs there is neither.
+table.md); without such jobs there is neither. Where the agent probe ran beside them (same
+sweep, groups and num_envs), each rep is also held to its design's bound computed from that
+rep's env probe and the round's agent probe (columns of interleaved.csv, and a table of its
+own): a chain bound paired with the emulators in the same process.
 
 Learning runs (`agent.algo=ppo schedule=learn`: a result with a `learning` record)
 also give a Learning section of table.md (final return as the interquartile mean

@@ -52,6 +52,7 @@ def build(paths: list[Path], compare_with: Optional[Path] = None) -> Collection:
     # a learning run, or timed reps interleaved with a probe, that stopped part-way count even when
     # nothing finished
     limits.build_interleaved(c)
+    bounds.build_interleaved(c)
     learning.build(c)
     if base is not None and c.ok:
         baseline.compare(c, base)
@@ -60,7 +61,7 @@ def build(paths: list[Path], compare_with: Optional[Path] = None) -> Collection:
 
 def markdown(c: Collection) -> str:
     lines = (throughput.markdown(c) + side_by_side.markdown(c) + limits.interleaved_markdown(c)
-             + phases.markdown(c) + learning.markdown(c)
+             + bounds.interleaved_markdown(c) + phases.markdown(c) + learning.markdown(c)
              + integrity.markdown(c) + baseline.markdown(c))
     return "\n".join(lines).rstrip() + "\n"
 
