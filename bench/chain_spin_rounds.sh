@@ -1,12 +1,15 @@
 #!/bin/bash
 # Issue 22 on the GPU machine: the 1- and 8-env chain (sendrecv, one batch, graphed PPO with
-# overlap) beside the probes that bound it (env_only without an agent, agent_only with overlap),
-# in paired rounds as the machine is and with a spinner on every CPU (bench/spin_rounds.sh).
-# Results under OUT/<none|spin>/r<round>/{env,loop}, to be collected per condition.
+# overlap) with env_only timed after each of its reps in the same job (schedule.interleave) and
+# agent_only in a job of its own each round, in paired rounds as the machine is and with a spinner
+# on every CPU (bench/spin_rounds.sh). The collector holds each rep to the chain bound from its own
+# env_only rep and the round's agent_only ("Loop over its bound per design"): the env_only jobs of
+# the ninth session drifted 1.7x between rounds, the interleaved ones a few %.
+# Results under OUT/<none|spin>/r<round>/loop, to be collected per condition.
 #   bash bench/chain_spin_rounds.sh OUT [ROUNDS] [BENCH_STEPS] [REPS]
+#   python -m ppo_bench.collect OUT/none --out OUT/none_summary   # and OUT/spin
 set -u
-out=$1 rounds=${2:-3} steps=${3:-300} reps=${4:-3}
-common="agent.algo=ppo agent.runtime=graphed mode.groups=1 env.num_envs=1,8 schedule.reps=$reps
-  schedule.bench_steps=$steps schedule.warmup=64 schedule.profile=true"
-bash "$(dirname "$0")/spin_rounds.sh" "$out" "$rounds" env:"$common mode=env_only agent.overlap=false" \
-  loop:"$common mode=agent_only,sendrecv agent.overlap=true"
+out=$1 rounds=${2:-3} steps=${3:-1000} reps=${4:-4}
+bash "$(dirname "$0")/spin_rounds.sh" "$out" "$rounds" loop:"agent.algo=ppo agent.runtime=graphed mode.groups=1 \
+  env.num_envs=1,8 mode=agent_only,sendrecv agent.overlap=true schedule.interleave=env_only schedule.reps=$reps \
+  schedule.bench_steps=$steps schedule.warmup=64"
