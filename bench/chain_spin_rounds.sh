@@ -4,7 +4,7 @@
 # agent_only in a job of its own each round, in paired rounds as the machine is and with a spinner
 # on every CPU (bench/spin_rounds.sh). The collector holds each rep to the chain bound from its own
 # env_only rep and the round's agent_only ("Loop over its bound per design"): the env_only jobs of
-# the ninth session drifted 1.7x between rounds, the interleaved ones a few %.
+# the tenth session drifted 1.5x between rounds; an interleaved rep is the same emulators a second later.
 # Results under OUT/<none|spin>/r<round>/loop, to be collected per condition.
 #   bash bench/chain_spin_rounds.sh OUT [ROUNDS] [BENCH_STEPS] [REPS]
 #   python -m ppo_bench.collect OUT/none --out OUT/none_summary   # and OUT/spin

@@ -24,8 +24,8 @@ by round as limits' efficiency is. This section adds its columns to table.csv an
 under the throughput table (with a footer line on the two ceilings); it writes no file of its own.
 
 Interleaved (schedule.interleave=env_only): the same bound rep by rep. Paired by round, a chain row's
-bound moves with the emulators' drift between processes (env_only ran 4.2k-7.6k env-steps/s at 8
-envs in four back-to-back jobs on the H200, docs/results/2026-12-02-h200), so its interval spans
+bound moves with the emulators' drift between processes (env_only averaged 4.6k-7.1k env-steps/s at 8
+envs in four rounds' jobs on the H200, docs/results/2026-12-02-h200), so its interval spans
 the bar it is read against. A loop job that times env_only after each of its reps has E per rep,
 from the same process and emulators; A (the agent alone, steadier, and a small part of the chain
 where E is the slower side) is the agent probe's mean in the job's round, or over all rounds
