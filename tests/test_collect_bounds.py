@@ -260,6 +260,11 @@ def test_the_bound_per_design_rep_by_rep_from_the_env_probe_interleaved(tmp_path
     assert "**Loop over its bound per design, env_only interleaved in one job**" in out
     assert f"| sendrecv | 1 | 8 | chain | {np.mean(list(a.values())):.0f} | {want[0]:.2f}x [{want[1]:.2f}, " in out
     assert "| async | 4 | 32 |" not in out.split("**Loop over its bound per design")[1]
+    # the limit's note says where the env probe went, only where it went there for every probe missing
+    ran = "not measured in a job of its own (it ran interleaved in the loop's jobs: see the loop over it below)"
+    assert f"- no limit for sendrecv at num_envs 8: env_only groups=1 {ran}" in out
+    assert "- no limit for async[groups=4] at num_envs 32: env_only groups=4 and agent_only groups=4 not measured\n" in out
+    assert list(c.table["interleaved"]) == ["env_only"] * 5  # the agent probes' rows share their loops' cells
     csv = pd.read_csv(c.out_dir / "interleaved.csv")
     assert csv["bound_ratio"].notna().sum() == 6  # 3 jobs and their cell at 8 envs, 1 and 1 at 64
 

@@ -200,13 +200,21 @@ def notes(t: pd.DataFrame) -> list[str]:
     missing = t[t["limit_missing"] != ""]
     if not missing.empty and t["mode_name"].isin(probes()).any():
         lines += [f"- no limit for {mode} at num_envs {', '.join(map(str, sorted(s['num_envs'])))}: {what} "
-                  "not measured" for (mode, what), s in missing.groupby(["mode", "limit_missing"], sort=False)]
+                  "not measured" + (" in a job of its own (it ran interleaved in the loop's jobs: see the loop "
+                                    "over it below)" if _interleaved(s, what) else "")
+                  for (mode, what), s in missing.groupby(["mode", "limit_missing"], sort=False)]
     over = [r for r in t.sort_values("num_envs").itertuples() if pd.notna(r.efficiency) and _over(r)]
     lines += bounded([f"- eff over 100% for {r.mode} at num_envs {r.num_envs}: the limit ({r.limit:.0f}) is "
                       f"{r.limit_probe}{'' if r.groups == 1 else f' groups={r.groups}'}'s mean, below what the loop "
                       "reached: that probe measured low (noisy or disturbed), so this efficiency is not a real one"
                       for r in over])
     return [""] + lines if lines else []
+
+
+def _interleaved(rows: pd.DataFrame, missing: str) -> bool:
+    """Whether every probe `missing` names ran interleaved in loop jobs at each of these rows' cells."""
+    ran = rows["interleaved"] if "interleaved" in rows else pd.Series("", index=rows.index)
+    return all(p.split(" groups=")[0] in here.split("/") for p in missing.split(" and ") for here in ran)
 
 
 def _pairs(loop: list[float], probe: list[float]) -> dict:
@@ -252,6 +260,12 @@ def build_interleaved(c: Collection) -> None:
                  for j in sub.to_dict("records")]
     c.interleaved = pd.DataFrame(rows).astype({"round": "Int64"}) if rows else pd.DataFrame()
     c.interleaved_notes = notes
+    if c.ok:  # table.csv's `interleaved`: the probes that loop jobs at the row's cell interleaved ("a/b")
+        ran = {}
+        for j in jobs:
+            ran.setdefault((j["group"], j["groups"], j["num_envs"]), set()).add(j["probe"])
+        c.table["interleaved"] = ["/".join(sorted(ran.get(k, ()))) for k in
+                                  zip(c.table["group"], c.table["groups"], c.table["num_envs"])]
 
 
 def interleaved_markdown(c: Collection) -> list[str]:
