@@ -17,7 +17,7 @@ import numpy as np
 import torch
 from omegaconf import DictConfig, OmegaConf
 
-from . import provenance, registry, results
+from . import IMPORTS_BEGAN, provenance, registry, results
 from .agent import make_agent, total_updates
 from .backends import make_vector_env, num_threads
 from .envs import DuplicateEnvError, TorchEnvs, probe_spaces, spaces
@@ -29,16 +29,29 @@ from .registry import ALGOS, MODES
 from .runtimes import compiled_graphs, cudagraph_skips
 
 log = logging.getLogger(__name__)
+IMPORTS_ENDED = time.monotonic()  # this module is what the fork server preloads: its imports end here
 
 
 def measure_job(config: dict, started: float, started_mono: float, entries: list, progress: Progress) -> dict:
     """The child's job: take the parent's registry additions, describe the machine, then build,
     warm up and time. `started` is the job's start (time.time, for the record's stamps) and
     `started_mono` the same instant on the monotonic clock (for every duration)."""
-    forked_s = time.monotonic() - started_mono  # one clock for the machine: the parent's instant holds here
+    forked = {"forked_s": time.monotonic() - started_mono,  # one clock for the machine: the parent's instant holds here
+              "imports": imports(started_mono)}
     registry.install(entries)
     progress.send("provenance", provenance.describe())
-    return _measure(OmegaConf.create(config), started, started_mono, progress, forked_s)
+    return _measure(OmegaConf.create(config), started, started_mono, progress, forked)
+
+
+def imports(started_mono: float) -> dict | None:
+    """When the project's imports (torch, dynamo, scipy, ale-py, the drivers) began, from the job's
+    start, and what they took, where they ran after it: a sweep's first job waits for the fork
+    server it started (or a spawned child imports them itself). None where a server had them
+    before the job began. Why: that wait was 13-18 s of a first job on the H200 against about 7 s of
+    imports in one process (docs/results/2026-12-01-h200), and forked_s alone cannot say which part
+    is the imports and which the interpreter's start or the wait for the parent's config check."""
+    began = IMPORTS_BEGAN - started_mono
+    return {"began_s": began, "took_s": IMPORTS_ENDED - IMPORTS_BEGAN} if began > 0 else None
 
 
 def resolve_device(name: str) -> torch.device:
@@ -75,7 +88,7 @@ def build(cfg: Any, device: torch.device):
         raise
 
 
-def _measure(cfg: DictConfig, started: float, started_mono: float, progress: Progress, forked_s: float) -> dict:
+def _measure(cfg: DictConfig, started: float, started_mono: float, progress: Progress, forked: dict) -> dict:
     """Build, warm up and time the job; return the measurement fields of its record."""
     device = resolve_device(cfg.device)
     torch.manual_seed(cfg.seed)
@@ -90,8 +103,9 @@ def _measure(cfg: DictConfig, started: float, started_mono: float, progress: Pro
     driver = build(cfg, device)
     setup_s = time.perf_counter() - t
     # forked_s: of startup_s, the part before this process ran its first line (the fork server's
-    # start and imports, once per sweep, and the fork); the rest is provenance (git, the CUDA probe)
-    start = {"startup_s": startup_s, "forked_s": forked_s, "setup_s": setup_s}
+    # start and imports, once per sweep, and the fork; `imports` says when those ran and took); the
+    # rest is provenance (git, the CUDA probe)
+    start = {"startup_s": startup_s, **forked, "setup_s": setup_s}
     # what a failed job's record still says: where it ran and what its start cost
     progress.send("partial", "device", str(device))
     progress.send("partial", "timing", start)

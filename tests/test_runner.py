@@ -48,6 +48,8 @@ def test_a_quick_cpu_job_writes_a_valid_result(tmp_path):
     assert t["measure_s"] == pytest.approx(sum(thr["seconds"]))
     assert min(t["startup_s"], t["setup_s"], t["warmup_s"], t["first_step_s"]) > 0
     assert 0 < t["forked_s"] < t["startup_s"]  # the child's own start (its fork) lies within start-up
+    if t["imports"] is not None:  # this job started the fork server (see the test after this one)
+        assert 0 < t["imports"]["began_s"] < t["imports"]["began_s"] + t["imports"]["took_s"] < t["forked_s"]
     # the child's start-up and its setup both lie between the job's start and its measurement
     assert t["startup_s"] + t["setup_s"] <= (datetime.fromisoformat(t["measure_started_at"]) - start).total_seconds()
     # On the CPU the inference runs uncompiled unless asked, and the result says so.
@@ -73,6 +75,21 @@ def async_job_stepping_every_env(tmp_path, *overrides):
         assert any("never stepped" in w for w in record["warnings"]), "an idle env must be reported"
     pytest.fail(f"ale-py dropped an env in {ALE_RESET_DROP_ATTEMPTS} fresh async runs")
 
+
+
+def test_a_job_that_waited_for_the_projects_imports_says_when_they_ran_and_what_they_took(tmp_path):
+    """The first job after the fork server stopped waits for its imports, and says when they began
+    and what they took (within its forked_s); the next job, forked from the same server, waited for
+    none and says so (None)."""
+    from ppo_bench import isolation
+
+    isolation.stop_server()
+    quick = ("mode=env_only", "env.num_envs=1", "schedule.reps=1", "schedule.bench_steps=4", "schedule.warmup=1")
+    first = run_job(tmp_path / "first", *quick)["timing"]
+    imports = first["imports"]
+    assert imports is not None and imports["took_s"] > 0.1  # torch alone takes longer than that to import
+    assert 0 < imports["began_s"] and imports["began_s"] + imports["took_s"] < first["forked_s"]
+    assert run_job(tmp_path / "second", *quick)["timing"]["imports"] is None
 
 def test_env_modes_take_the_same_number_of_env_steps(tmp_path):
     counts = {}
