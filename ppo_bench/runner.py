@@ -141,6 +141,9 @@ def run(cfg: DictConfig, output_dir: Optional[Path] = None) -> dict:
             started_server = start_server(JOB)  # its imports run while the config is checked
             try:
                 reason = check(cfg, job.multirun)
+                # the check's own imports (torch, to ask for CUDA) also come before the child's fork:
+                # with the child's timing.imports, this says where a first job's forked_s goes
+                record["timing"]["check_s"] = time.monotonic() - started_mono
             except Refused:
                 if started_server:  # no job follows this one: nothing left importing for it
                     stop_server()

@@ -89,6 +89,7 @@ def test_a_job_that_waited_for_the_projects_imports_says_when_they_ran_and_what_
     imports = first["imports"]
     assert imports is not None and imports["took_s"] > 0.1  # torch alone takes longer than that to import
     assert 0 < imports["began_s"] and imports["began_s"] + imports["took_s"] < first["forked_s"]
+    assert 0 < first["check_s"] < first["forked_s"]  # the parent's check, also before the fork
     assert run_job(tmp_path / "second", *quick)["timing"]["imports"] is None
 
 def test_env_modes_take_the_same_number_of_env_steps(tmp_path):
