@@ -5,11 +5,17 @@
 # on every CPU (bench/spin_rounds.sh). The collector holds each rep to the chain bound from its own
 # env_only rep and the round's agent_only ("Loop over its bound per design"): the env_only jobs of
 # the tenth session drifted 1.5x between rounds; an interleaved rep is the same emulators a second later.
-# Results under OUT/<none|spin>/r<round>/loop, to be collected per condition.
+# Each round also times env_only in jobs of its own (agent.overlap=false, which bounds both), so
+# the collector's "in jobs of its own" column says whether those jobs and the interleaved reps
+# agree on the same emulators (the tenth session saw them apart, on two machine starts).
+# Results under OUT/<none|spin>/r<round>/{env,loop}, to be collected per condition. A round of
+# both conditions should take about 3 min on the H200 (estimated from the tenth session's jobs;
+# each sweep's first job waits 13-18 s for its imports): two rounds fit one 10-minute command.
 #   bash bench/chain_spin_rounds.sh OUT [ROUNDS] [BENCH_STEPS] [REPS]
 #   python -m ppo_bench.collect OUT/none --out OUT/none_summary   # and OUT/spin
 set -u
-out=$1 rounds=${2:-3} steps=${3:-1000} reps=${4:-4}
-bash "$(dirname "$0")/spin_rounds.sh" "$out" "$rounds" loop:"agent.algo=ppo agent.runtime=graphed mode.groups=1 \
-  env.num_envs=1,8 mode=agent_only,sendrecv agent.overlap=true schedule.interleave=env_only schedule.reps=$reps \
+out=$1 rounds=${2:-2} steps=${3:-1000} reps=${4:-4}
+common="agent.algo=ppo agent.runtime=graphed mode.groups=1 env.num_envs=1,8 schedule.reps=$reps \
   schedule.bench_steps=$steps schedule.warmup=64"
+bash "$(dirname "$0")/spin_rounds.sh" "$out" "$rounds" env:"$common mode=env_only agent.overlap=false" \
+  loop:"$common mode=agent_only,sendrecv agent.overlap=true schedule.interleave=env_only"

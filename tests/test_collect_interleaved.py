@@ -228,3 +228,40 @@ def test_failed_jobs_are_left_out_and_a_bad_record_makes_the_file_unusable(tmp_p
     assert rows(c, "pooled").iloc[0]["jobs"] == 1 and len(rows(c, "job")) == 1
     assert [b["path"] for b in c.bad] == [str(bad)]
     assert "interleaved.reps" in c.bad[0]["reason"]
+
+
+def test_the_probe_interleaved_is_set_against_the_probe_in_jobs_of_its_own(tmp_path, capsys):
+    """Where env_only also ran in jobs of its own at the cell, the section gives their mean and the
+    interleaved reps over theirs (Welch t on the logs, written out here): the limit divides by those
+    jobs, so a ratio off 1 says by how much it is off. A cell without such jobs leaves it empty."""
+    _two_rounds(tmp_path)  # async, 2 groups, 8 envs
+    own = [880.0, 860.0, 900.0, 870.0]  # the emulators alone in their own job read lower
+    write(tmp_path, "env_only", mode="env_only", groups=2, reps=own, sched_reps=4,
+          sched_extra={"interleave": None})
+    job(tmp_path, "n16", [1800.0, 1790.0, 1810.0, 1795.0], [1900.0, 1950.0, 1920.0, 1930.0], n=16)
+    c = collect([tmp_path], plot=False)
+
+    cells = rows(c, "pooled").set_index("num_envs")
+    interleaved = PROBE[0] + PROBE[1]
+    logs_a, logs_b = np.log(interleaved), np.log(own)
+    va, vb = np.var(logs_a, ddof=1) / len(logs_a), np.var(logs_b, ddof=1) / len(logs_b)
+    df = (va + vb) ** 2 / (va**2 / (len(logs_a) - 1) + vb**2 / (len(logs_b) - 1))
+    diff, half = logs_a.mean() - logs_b.mean(), student_t.ppf(0.975, df) * math.sqrt(va + vb)
+    assert cells.loc[8, "own_mean"] == pytest.approx(np.mean(own))
+    assert (cells.loc[8, "own_ratio"], cells.loc[8, "own_lo"], cells.loc[8, "own_hi"]) == (
+        pytest.approx(math.exp(diff)), pytest.approx(math.exp(diff - half)), pytest.approx(math.exp(diff + half)))
+    assert cells.loc[16, ["own_mean", "own_ratio"]].isna().all()  # no env_only job at 16 envs
+    assert rows(c, "job")["own_mean"].isna().all()  # a cell's figure, not a job's
+
+    out = capsys.readouterr().out
+    assert "| loop | env_only | env_only in jobs of its own | loop/env_only paired |" in out
+    assert f"| {np.mean(own):.0f}; {math.exp(diff):.2f}x [{math.exp(diff - half):.2f}, " in out
+    assert "the two timings of the same emulators disagree" in out
+
+
+def test_no_column_for_the_probe_in_jobs_of_its_own_where_none_ran(tmp_path, capsys):
+    _two_rounds(tmp_path)
+    c = collect([tmp_path], plot=False)
+    assert rows(c, "pooled")["own_mean"].isna().all()
+    out = capsys.readouterr().out
+    assert "in jobs of its own" not in out and TITLE in out

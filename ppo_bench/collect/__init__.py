@@ -65,7 +65,9 @@ emulators drift more between processes than within one (interleaved.csv, and a s
 table.md); without such jobs there is neither. Where the agent probe ran beside them (same
 sweep, groups and num_envs), each rep is also held to its design's bound computed from that
 rep's env probe and the round's agent probe (columns of interleaved.csv, and a table of its
-own): a chain bound paired with the emulators in the same process.
+own): a chain bound paired with the emulators in the same process. Where the env probe also ran
+in jobs of its own at a cell, the section sets the interleaved reps against theirs: the limit
+divides by those jobs, and this says whether the two timings of the same emulators agree.
 
 Learning runs (`agent.algo=ppo schedule=learn`: a result with a `learning` record)
 also give a Learning section of table.md (final return as the interquartile mean

@@ -23,7 +23,9 @@ the probe's rep that followed it. Per group x mode x groups x num_envs, all pair
 pooled (geometric mean, t-interval on the log ratios), and each job's own ratio is listed beside
 them, so that drift between jobs shows against the spread within one. This is a section of
 table.md and interleaved.csv (a row per cell, then one per job), none without such jobs. A job
-whose two lists differ in length is paired on their common prefix, and said so.
+whose two lists differ in length is paired on their common prefix, and said so. Where the probe
+also ran in jobs of its own at a cell, the cell's row sets its interleaved reps against theirs
+(`own_*`): the limit divides by those jobs, so the two timings of the same emulators should agree.
 """
 
 from __future__ import annotations
@@ -255,7 +257,8 @@ def build_interleaved(c: Collection) -> None:
         first = sub.iloc[0]
         rows.append({**dict(zip(INTERLEAVED_KEY, key)), "identity": first["identity"],
                      "mode_name": first["mode_name"], "scope": "pooled", "path": "", "sweep": "", "round": None,
-                     "jobs": len(sub), **_pairs(pooled(sub["loop"]), pooled(sub["rep"]))})
+                     "jobs": len(sub), **_pairs(pooled(sub["loop"]), pooled(sub["rep"])),
+                     **_against_own_jobs(c, key, pooled(sub["rep"]))})
         rows += [{**{k: v for k, v in j.items() if k not in ("loop", "rep")}, **_pairs(j["loop"], j["rep"])}
                  for j in sub.to_dict("records")]
     c.interleaved = pd.DataFrame(rows).astype({"round": "Int64"}) if rows else pd.DataFrame()
@@ -268,6 +271,25 @@ def build_interleaved(c: Collection) -> None:
                                   zip(c.table["group"], c.table["groups"], c.table["num_envs"])]
 
 
+def _against_own_jobs(c: Collection, key: tuple, interleaved: list[float]) -> dict:
+    """The probe's reps in jobs of its own at the cell `key` (its group's, else lent as `probe_means`
+    lends: the one group with its `probe_key`), and the interleaved reps over them (Welch t on the
+    logs, unpaired): two ways of timing the same emulators, which the limit and the chain bound of
+    jobs of its own take to agree. NaN where the probe ran in no job of its own there."""
+    out = dict.fromkeys(("own_mean", "own_ratio", "own_lo", "own_hi"), np.nan)
+    group, _, groups, num_envs, probe = key
+    if not c.ok:
+        return out
+    jobs = c.jobs[(c.jobs["mode_name"] == probe) & (c.jobs["groups"] == groups) & (c.jobs["num_envs"] == num_envs)]
+    if not (jobs["group"] == group).any():
+        pkey = _keys_by_group(c.jobs, probe)
+        jobs = jobs[jobs["group"].map(pkey) == pkey.get(group)]
+    if jobs.empty or jobs["group"].nunique() > 1 or len(jobs.drop_duplicates("identity")["mode_cfg"]) > 1:
+        return out
+    own = pooled(jobs["reps"])
+    return dict(zip(out, (float(np.mean(own)), *interval(stats.ratio_interval(interleaved, own)))))
+
+
 def interleaved_markdown(c: Collection) -> list[str]:
     """The section of table.md: per probe interleaved, a table of the pooled pairs per cell with each
     job's own ratio beside them (a table per group where there are several), the footer, the notes."""
@@ -278,6 +300,7 @@ def interleaved_markdown(c: Collection) -> list[str]:
     for probe, p in (t.groupby("probe", sort=False) if not t.empty else []):
         lines += [f"**Loop over {probe}, interleaved in one job** (same process, same emulators)", ""]
         cells, per_job = p[p["scope"] == "pooled"], dict(list(p[p["scope"] == "job"].groupby(INTERLEAVED_KEY)))
+        own = bool("own_mean" in cells and cells["own_mean"].notna().any())
         for g, one in cells.groupby("group", sort=False):
             if cells["group"].nunique() > 1:
                 lines += [f"*{g}*", ""]
@@ -287,15 +310,22 @@ def interleaved_markdown(c: Collection) -> list[str]:
                 several = jobs["sweep"].nunique() > 1  # round 0 of two sweeps: name the sweep too
                 each = [f"{Path(j.sweep).name + ' ' if several else ''}r{j.round} {ratio_cell(j.ratio, j.lo, j.hi)}"
                         for j in jobs.itertuples()]
+                alone = ([] if not own else [""] if pd.isna(r.own_mean) else
+                         [f"{r.own_mean:.{decimals(r.own_mean)}f}; {ratio_cell(r.own_ratio, r.own_lo, r.own_hi)}"])
                 rows.append([r.mode, str(r.groups), str(r.num_envs), f"{r.loop_mean:.{decimals(r.loop_mean)}f}",
-                             f"{r.probe_mean:.{decimals(r.probe_mean)}f}", ratio_cell(r.ratio, r.lo, r.hi),
+                             f"{r.probe_mean:.{decimals(r.probe_mean)}f}", *alone, ratio_cell(r.ratio, r.lo, r.hi),
                              str(r.pairs), str(r.jobs), "; ".join(bounded(each))])
-            lines += md_table(["mode", "groups", "num_envs", "loop", probe, f"loop/{probe} paired", "pairs", "jobs",
-                               "per job (round: loop/" + probe + ")"], rows) + [""]
+            lines += md_table(["mode", "groups", "num_envs", "loop", probe, *([f"{probe} in jobs of its own"] * own),
+                               f"loop/{probe} paired", "pairs", "jobs", "per job (round: loop/" + probe + ")"],
+                              rows) + [""]
         lines += [f"loop, {probe} = mean env-steps/s over the paired reps; loop/{probe} paired = per repetition, "
                   f"the loop's rep over the {probe} rep that followed it in the same job, geometric mean with a "
                   "95% t-interval on the log ratios, all pairs of the row's jobs pooled; per job = the same over "
-                  "one job's pairs: their spread is the drift between jobs (processes)", ""]
+                  "one job's pairs: their spread is the drift between jobs (processes)"
+                  + (f"; {probe} in jobs of its own = their mean at the row's groups and num_envs (the one the "
+                     f"limit takes), then the interleaved {probe} reps over theirs (Welch t on the logs, unpaired): "
+                     "off 1, the two timings of the same emulators disagree, and a limit or chain bound from the "
+                     "jobs of its own is off as much" if own else ""), ""]
     if c.interleaved_notes:
         lines += ["Interleaved jobs that failed part-way or whose lists differ in length (paired on their "
                   "common prefix):", "",
