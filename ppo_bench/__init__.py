@@ -6,4 +6,4 @@ __version__ = "0.1.0"
 
 IMPORTS_BEGAN = time.monotonic()
 """When this process began importing the project (CLOCK_MONOTONIC, one clock for the machine): in a
-job's fork server, when its preload began (see job.measure_job, which reports what it took)."""
+job's fork server, when its preload began (see job.imports, which reports what it took)."""

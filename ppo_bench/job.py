@@ -48,8 +48,8 @@ def imports(started_mono: float) -> dict | None:
     start, and what they took, where they ran after it: a sweep's first job waits for the fork
     server it started (or a spawned child imports them itself). None where a server had them
     before the job began. Why: that wait was 13-18 s of a first job on the H200 against about 7 s of
-    imports in one process (docs/results/2026-12-01-h200), and forked_s alone cannot say which part
-    is the imports and which the interpreter's start or the wait for the parent's config check."""
+    imports in one process (docs/findings.md, a job's start), and forked_s alone cannot say which
+    part is the imports and which the interpreter's start or the wait for the parent's config check."""
     began = IMPORTS_BEGAN - started_mono
     return {"began_s": began, "took_s": IMPORTS_ENDED - IMPORTS_BEGAN} if began > 0 else None
 
