@@ -36,7 +36,6 @@ is pooled over the cell's jobs: columns of interleaved.csv and a table of its ow
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
@@ -45,7 +44,7 @@ import pandas as pd
 from .. import stats
 from ..registry import MODES
 from .common import bounded, interval, md_table, mode_order, paired, probes, ratio_cell
-from .limits import loop_rounds, probe_means, probe_rounds
+from .limits import INTERLEAVED_KEY, loop_rounds, per_job_cells, probe_means, probe_rounds
 from .load import Collection
 
 CHAIN, LIMIT = "chain", "limit"  # bound_kind
@@ -201,12 +200,9 @@ def interleaved_markdown(c: Collection) -> list[str]:
     t = t[t["bound_ratio"].notna()]
     env, agent = env_probe(), agent_probe()
     rows = []
+    per_job = dict(list(t[t["scope"] == "job"].groupby(INTERLEAVED_KEY)))
     for r in t[t["scope"] == "pooled"].itertuples():
-        key = (r.group, r.mode, r.groups, r.num_envs)
-        jobs = t[(t["scope"] == "job") & (t[["group", "mode", "groups", "num_envs"]].apply(tuple, axis=1) == key)]
-        several = jobs["sweep"].nunique() > 1
-        each = [f"{Path(j.sweep).name + ' ' if several else ''}r{j.round} "
-                f"{ratio_cell(j.bound_ratio, j.bound_lo, j.bound_hi)}" for j in jobs.itertuples()]
+        each = per_job_cells(per_job[tuple(getattr(r, k) for k in INTERLEAVED_KEY)], prefix="bound_")
         rows.append(([r.group] if t["group"].nunique() > 1 else []) + [
             r.mode, str(r.groups), str(r.num_envs), r.bound_kind, f"{r.bound_agent:.0f}",
             ratio_cell(r.bound_ratio, r.bound_lo, r.bound_hi), str(int(r.bound_pairs)), str(r.jobs),

@@ -290,6 +290,15 @@ def _against_own_jobs(c: Collection, key: tuple, interleaved: list[float]) -> di
     return dict(zip(out, (float(np.mean(own)), *interval(stats.ratio_interval(interleaved, own)))))
 
 
+def per_job_cells(jobs: pd.DataFrame, prefix: str = "") -> list[str]:
+    """Each interleaved job's own ratio (columns `<prefix>ratio`, `_lo`, `_hi`) as the sections list it:
+    `r<round> 0.93x [0.91, 0.96]`, with the sweep's name where the jobs come from several sweeps
+    (round 0 of two sweeps)."""
+    several = jobs["sweep"].nunique() > 1
+    return [f"{Path(j['sweep']).name + ' ' if several else ''}r{j['round']} "
+            f"{ratio_cell(j[prefix + 'ratio'], j[prefix + 'lo'], j[prefix + 'hi'])}" for _, j in jobs.iterrows()]
+
+
 def interleaved_markdown(c: Collection) -> list[str]:
     """The section of table.md: per probe interleaved, a table of the pooled pairs per cell with each
     job's own ratio beside them (a table per group where there are several), the footer, the notes."""
@@ -306,10 +315,7 @@ def interleaved_markdown(c: Collection) -> list[str]:
                 lines += [f"*{g}*", ""]
             rows = []
             for r in one.itertuples():
-                jobs = per_job[tuple(getattr(r, k) for k in INTERLEAVED_KEY)]
-                several = jobs["sweep"].nunique() > 1  # round 0 of two sweeps: name the sweep too
-                each = [f"{Path(j.sweep).name + ' ' if several else ''}r{j.round} {ratio_cell(j.ratio, j.lo, j.hi)}"
-                        for j in jobs.itertuples()]
+                each = per_job_cells(per_job[tuple(getattr(r, k) for k in INTERLEAVED_KEY)])
                 alone = ([] if not own else [""] if pd.isna(r.own_mean) else
                          [f"{r.own_mean:.{decimals(r.own_mean)}f}; {ratio_cell(r.own_ratio, r.own_lo, r.own_hi)}"])
                 rows.append([r.mode, str(r.groups), str(r.num_envs), f"{r.loop_mean:.{decimals(r.loop_mean)}f}",
