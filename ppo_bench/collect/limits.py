@@ -216,7 +216,7 @@ def notes(t: pd.DataFrame) -> list[str]:
 def _interleaved(rows: pd.DataFrame, missing: str) -> bool:
     """Whether every probe `missing` names ran interleaved in loop jobs at each of these rows' cells."""
     ran = rows["interleaved"] if "interleaved" in rows else pd.Series("", index=rows.index)
-    return all(p.split(" groups=")[0] in here.split("/") for p in missing.split(" and ") for here in ran)
+    return all(p in here.split("/") for p in probes() if f"{p} groups=" in missing for here in ran)
 
 
 def _pairs(loop: list[float], probe: list[float]) -> dict:
