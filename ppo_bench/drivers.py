@@ -24,8 +24,8 @@ with an agent).
               with `groups` > 1 in send/recv batches as async drives them
               (the emulators run faster in batches: the honest limit for a
               batched mode is env_only at the same groups).
-- agent_only: the agent alone (inference, stores, action download, update)
-              on synthetic frames, in batches as async.
+- agent_only: the agent alone (the frames' upload, inference, stores, action
+              download, update) on synthetic host frames, in batches as async.
 
 `vector_env` is the backend's env under a driver (None without emulators):
 the phase clocks wrap its calls.
@@ -39,7 +39,7 @@ import numpy as np
 import torch
 
 from .backends import VectorEnv
-from .envs import TorchEnvs
+from .envs import TorchEnvs, Upload
 
 
 class _LoopDriver:
@@ -164,29 +164,36 @@ class EnvOnlyDriver:
 
 
 class AgentOnlyDriver:
-    """The agent's side of the loop on synthetic frames: inference, stores, action download, update.
+    """The agent's side of the loop on synthetic frames: the frames' upload, inference, stores,
+    action download, update.
 
-    The frames sit on the device (or, for the graphed runtime, in its pinned
-    staging buffer, which its act graph copies up on every step as in the loop).
+    The frames sit in host memory and go up every step as the loop's do (`envs.Upload`: the
+    pinned or pageable copy of env.upload, or the graphed runtime's staging, which its act graph
+    copies up): the chain bound's t_agent is everything the loop does between a batch's frames and
+    its actions, and an agent_only without the upload left out 0.035 ms of the 8-env loop step on
+    the H200 (docs/findings.md). The host array is the same every step, so the copy reads it from
+    a warm cache where the loop's reads frames the emulator threads just wrote.
     """
 
     env_steps = None
     vector_env = None
 
-    def __init__(self, envs: None, agent: Any, seed: int, groups: int = 1):
+    def __init__(self, upload: Optional[Upload], agent: Any, seed: int, groups: int = 1):
         spec = agent.algo.spec
         self.agent = agent
         batch = spec.num_envs // groups
+        self.upload = upload if upload is not None else Upload((batch, *spec.obs_shape), agent.device,
+                                                               uploader=agent.uploader)
         gen = torch.Generator().manual_seed(seed)
-        frames = torch.randint(0, 256, (batch, *spec.obs_shape), dtype=torch.uint8, generator=gen)
-        self.frames = agent.uploader(frames.numpy()) if agent.uploader is not None else frames.to(agent.device)
+        self.frames = torch.randint(0, 256, (batch, *spec.obs_shape), dtype=torch.uint8, generator=gen).numpy()
         self.ids = [np.arange(g * batch, (g + 1) * batch) for g in range(groups)]
 
     def step(self, slot: int) -> None:
         for ids in self.ids:
-            actions, values = self.agent.act(self.frames, slot, ids)
+            frames = self.upload.frames(self.frames)
+            actions, values = self.agent.act(frames, slot, ids)
             self.agent.actions_to_host(actions)
-            self.agent.store(self.frames, actions, values)
+            self.agent.store(frames, actions, values)
 
     def close(self) -> None:
         pass

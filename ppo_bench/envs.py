@@ -14,7 +14,8 @@ arrays (its runtime decides how they come down). Frames go up one of two ways
             the CUDA driver stages through its own pinned memory (the call
             returns once the array has been read, so ale-py may reuse it).
 
-No torch op runs on host tensors in the loop (see `_upload`).
+No torch op runs on host tensors in the loop (see `Upload`); agent_only's synthetic frames go up
+the same way, every step.
 
 A batch from `recv` that holds one env twice raises `DuplicateEnvError`: the
 vector env has lost track of its envs, and what follows is not the workload
@@ -50,6 +51,42 @@ def check_batch(ids: np.ndarray, num_envs: int) -> None:
             f"(jobs side by side); see the README's known limitations")
 
 
+class Upload:
+    """How a batch of host frames reaches the device: the one path of every driver's frames, the
+    loop's (through `TorchEnvs`) and agent_only's synthetic ones, so that the agent's side of the
+    chain bound pays what the loop pays (`env.upload`, or the runtime's own `uploader`)."""
+
+    def __init__(self, shape: tuple[int, ...], device: torch.device, upload: str = "pinned",
+                 uploader: Optional[Callable[[np.ndarray], torch.Tensor]] = None):
+        self.device = device
+        self._cuda = device.type == "cuda"
+        self._pinned = self._cuda and upload == "pinned" and uploader is None
+        self._uploader = uploader
+        if self._pinned:
+            self._frames = [torch.empty(shape, dtype=torch.uint8, pin_memory=True) for _ in range(2)]
+            self._frames_np = [f.numpy() for f in self._frames]
+            self._uploaded = [torch.cuda.Event() for _ in range(2)]
+        self._next = 0
+
+    def frames(self, obs: np.ndarray) -> torch.Tensor:
+        """`obs` (uint8, the batch's shape) as the frames the agent acts on; `obs` may be reused after."""
+        if self._uploader is not None:
+            return self._uploader(obs)
+        if not self._cuda:
+            return torch.tensor(obs)  # a copy: ale-py may reuse its array
+        if not self._pinned:
+            return torch.from_numpy(obs).to(self.device, non_blocking=True)
+        i = self._next
+        self._next ^= 1
+        self._uploaded[i].synchronize()  # the upload from this buffer two calls ago is done
+        # numpy's copy, not torch's: torch parallelises a copy this size over its OpenMP
+        # threads, whose spin-waits then take CPU from the emulator threads.
+        np.copyto(self._frames_np[i], obs)
+        frames = self._frames[i].to(self.device, non_blocking=True)
+        self._uploaded[i].record()
+        return frames
+
+
 class TorchEnvs:
     """`reset`, `step`, `send`, `recv` with uint8 frames on `device` and numpy actions and env ids.
 
@@ -67,23 +104,15 @@ class TorchEnvs:
         self.batch_size = envs.batch_size
         # only batches of fewer than all envs can repeat one: a full batch has a slot per env
         self._check_ids = envs.batch_size < envs.num_envs
-        self._cuda = device.type == "cuda"
-        self._pinned = self._cuda and upload == "pinned" and uploader is None
-        self._uploader = uploader
-        shape = (self.batch_size, *envs.single_observation_space.shape)
-        if self._pinned:
-            self._frames = [torch.empty(shape, dtype=torch.uint8, pin_memory=True) for _ in range(2)]
-            self._frames_np = [f.numpy() for f in self._frames]
-            self._uploaded = [torch.cuda.Event() for _ in range(2)]
-        self._next = 0
+        self.upload = Upload((self.batch_size, *envs.single_observation_space.shape), device, upload, uploader)
 
     def reset(self, seed: int) -> tuple[torch.Tensor, np.ndarray]:
         obs, info = self.envs.reset(seed=seed)
-        return self._upload(obs), info["env_id"]
+        return self.upload.frames(obs), info["env_id"]
 
     def step(self, actions: np.ndarray) -> tuple:
         obs, rewards, terminations, truncations, info = self.envs.step(actions)
-        return self._upload(obs), info["env_id"], rewards, terminations, truncations
+        return self.upload.frames(obs), info["env_id"], rewards, terminations, truncations
 
     def send(self, actions: np.ndarray) -> None:
         self.envs.send(actions)
@@ -92,28 +121,10 @@ class TorchEnvs:
         obs, rewards, terminations, truncations, info = self.envs.recv()
         if self._check_ids:
             check_batch(info["env_id"], self.envs.num_envs)
-        return self._upload(obs), info["env_id"], rewards, terminations, truncations
+        return self.upload.frames(obs), info["env_id"], rewards, terminations, truncations
 
     def close(self) -> None:
         self.envs.close()
-
-    def _upload(self, obs: np.ndarray) -> torch.Tensor:
-        if self._uploader is not None:
-            return self._uploader(obs)
-        if not self._cuda:
-            return torch.tensor(obs)  # a copy: ale-py may reuse its array
-        if not self._pinned:
-            return torch.from_numpy(obs).to(self.device, non_blocking=True)
-        i = self._next
-        self._next ^= 1
-        self._uploaded[i].synchronize()  # the upload from this buffer two calls ago is done
-        # numpy's copy, not torch's: torch parallelises a copy this size over its OpenMP
-        # threads, whose spin-waits then take CPU from the emulator threads.
-        np.copyto(self._frames_np[i], obs)
-        frames = self._frames[i].to(self.device, non_blocking=True)
-        self._uploaded[i].record()
-        return frames
-
 
 def spaces(envs: VectorEnv) -> tuple[tuple[int, ...], int]:
     """What the agent is built for: the frame shape and the number of actions of the env."""

@@ -20,7 +20,7 @@ from omegaconf import DictConfig, OmegaConf
 from . import IMPORTS_BEGAN, provenance, registry, results
 from .agent import make_agent, total_updates
 from .backends import make_vector_env, num_threads
-from .envs import DuplicateEnvError, TorchEnvs, probe_spaces, spaces
+from .envs import DuplicateEnvError, TorchEnvs, Upload, probe_spaces, spaces
 from .isolation import Progress
 from .signals import one_line
 from .loop import interleaved, learn, measure, synchronizer
@@ -81,6 +81,9 @@ def build(cfg: Any, device: torch.device):
             agent = make_agent(cfg.agent, obs_shape, num_actions, n, device, n // groups, total_updates(cfg))
             if envs is not None:
                 envs = TorchEnvs(envs, device, cfg.env.upload, agent.uploader)
+            else:  # agent_only: its synthetic frames go up as the loop's would
+                return mode.load()(Upload((n // groups, *obs_shape), device, cfg.env.upload, agent.uploader),
+                                   agent, cfg.seed, groups)
         return mode.load()(envs, agent, cfg.seed, groups)
     except BaseException:
         if envs is not None:

@@ -24,7 +24,7 @@ from typing import Any, Callable
 # phase name -> (object path on the driver, method); paths that a driver lacks are skipped
 PHASES = {
     "emulators": [("vector_env", "step"), ("vector_env", "send"), ("vector_env", "recv")],
-    "upload": [("envs", "_upload")],
+    "upload": [("envs.upload", "frames"), ("upload", "frames")],
     "inference": [("agent", "act")],
     "action_download": [("agent", "actions_to_host")],
     "stores": [("agent", "store")],

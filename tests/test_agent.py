@@ -222,6 +222,32 @@ def test_agent_only_fills_every_row_of_the_rollout():
     assert agent.algo.buffers.obs.flatten(2).any(-1).all(), "a rollout row was never written"
 
 
+def test_agent_only_uploads_its_frames_every_step_as_the_loop_does():
+    """The chain bound's t_agent holds the frames' upload (the loop pays it between a batch's frames
+    and its actions): the job's agent_only sends its host frames up once per batch, and the phase
+    clock charges that to `upload`."""
+    from ppo_bench.job import build
+    from ppo_bench.phases import PhaseClock
+
+    cfg = compose_config("mode=agent_only", "mode.groups=2", "env.num_envs=4", "agent.algo=ppo",
+                         "agent.runtime=eager", "device=cpu")
+    driver = build(cfg, CPU)
+    uploaded = []
+    frames = driver.upload.frames
+    driver.upload.frames = lambda obs: uploaded.append(obs.copy()) or frames(obs)
+    clock = PhaseClock(driver)
+    for slot in range(3):
+        driver.step(slot)
+    clock.restore()
+    assert len(uploaded) == 3 * 2 and uploaded[0].shape == (2, *FRAME_SHAPE)
+    assert clock.seconds["upload"] > 0 and clock.seconds["inference"] > 0
+    assert all(np.array_equal(u, driver.frames) for u in uploaded)
+    stored = driver.agent.algo.buffers.obs
+    stored = stored[stored.flatten(1).any(1)]  # the rows the three steps wrote: the uploaded frames
+    host = torch.from_numpy(driver.frames)
+    assert len(stored) == 3 * 4 and all((row == host).flatten(1).all(1).any() for row in stored)
+
+
 # --- graphed against eager, on CUDA -------------------------------------------------------
 
 def twin_agents(num_envs: int, batch_size: int, name: str = "nature_cnn"):
