@@ -21,8 +21,8 @@ and a second Python thread that spins slowed ale-py's step 9x (the GIL handoff).
 
 With --emulators the other side of the chain: the emulators' step (send to recv, the wait that
 env_only's t_env times back to back) timed after a pause of one act between the recv and the next
-send: none (env_only's loop), a spin, a sleep, or the act itself (the loop's own pause: upload,
-launch and action download). If it takes longer after a pause, the emulator threads' wake-up is
+send: none (env_only's loop), a spin, a sleep, the act itself (the loop's own pause: upload,
+launch and action download), or `loop`: the act, and the agent's observe after the send. If it takes longer after a pause, the emulator threads' wake-up is
 part of every loop step too, and t_env, measured back to back, leaves it out as t_agent leaves out
 the loop thread's.
 
@@ -95,43 +95,51 @@ def timed_acts(driver, wait: str, steps: int, gap_s: float) -> tuple[list[float]
     return launch, download
 
 
-PAUSES = ("back", "spin", "sleep", "act")
+PAUSES = ("back", "spin", "sleep", "act", "loop")
 
 
 def timed_steps(driver, pause: str, steps: int, gap_s: float) -> list[float]:
-    """Per emulator step: send to recv, after `pause` since the last recv."""
+    """Per emulator step: send to recv, after `pause` since the last recv. `loop` is `act` with the
+    loop's bookkeeping after the send too (the agent observes the last acted batch's results
+    beside the emulators' step, as SendRecvDriver does)."""
     agent, env = driver.agent, driver.vector_env
     n = agent.algo.spec.num_envs
     ids = np.arange(n, dtype=np.int64)
     actions = np.zeros(n, dtype=np.int64)
-    obs, step_s = None, []
+    obs, results, step_s = None, None, []
     for s in range(steps):
         idle(pause, gap_s)
-        if pause == "act" and obs is not None:
+        acted = pause in ("act", "loop") and obs is not None
+        if acted:
             actions = act_once(agent, upload(agent, obs), s, ids)[0]
         t = time.perf_counter()
         env.send(actions)
-        obs = env.recv()[0]
+        if pause == "loop" and results is not None:
+            agent.observe(ids, *results)
+        obs, *out = env.recv()[:4]
         step_s.append(time.perf_counter() - t)
+        results = tuple(out) if acted else None
     return step_s[1:]
 
 
 def emulators_side(driver, rounds: int, steps: int) -> None:
-    """--emulators: the emulators' step after each kind of pause, the pause one act long."""
+    """--emulators: the emulators' step after each kind of pause, the pause one act long; medians
+    and means (a slow wake-up now and then moves the mean, which is what throughput pays)."""
     launch, download = timed_acts(driver, "back", 500, 0.0)  # capture, warm-up and the act's length
     gap_s = statistics.median(launch) + statistics.median(download)
     print(f"one act back to back (launch + download, medians): {gap_s * 1e3:.3f} ms; "
           f"spin and sleep for as long", flush=True)
-    rows: dict[str, list[float]] = {p: [] for p in PAUSES}
+    rows: dict[str, list[tuple[float, float, float]]] = {p: [] for p in PAUSES}
     for r in range(rounds):
         for pause in (PAUSES if r % 2 == 0 else PAUSES[::-1]):
             step_s = timed_steps(driver, pause, steps, gap_s)
-            rows[pause].append(statistics.median(step_s) * 1e3)
-            print(f"round {r} {pause:<5} emulator step {rows[pause][-1]:.3f} ms (median of {len(step_s)})",
-                  flush=True)
-    print("\npause  emulator step, send to recv (ms, per round)")
+            rows[pause].append((statistics.median(step_s) * 1e3, statistics.fmean(step_s) * 1e3,
+                                float(np.percentile(step_s, 90)) * 1e3))
+            print(f"round {r} {pause:<5} emulator step median {rows[pause][-1][0]:.3f} ms, mean "
+                  f"{rows[pause][-1][1]:.3f}, p90 {rows[pause][-1][2]:.3f} (of {len(step_s)})", flush=True)
+    print("\npause  emulator step, send to recv (ms per round: median / mean / p90)")
     for pause in PAUSES:
-        print(f"{pause:<6} {' '.join(f'{x:.3f}' for x in rows[pause])}")
+        print(f"{pause:<6} {'  '.join('/'.join(f'{x:.3f}' for x in row) for row in rows[pause])}")
 
 
 def main() -> None:

@@ -1,0 +1,16 @@
+const envOnlyAgentOverlapFalseRaw = [
+  { n: 1, thr: 1162, thr_lo: 1126, thr_hi: 1197 },
+  { n: 8, thr: 7349, thr_lo: 6952, thr_hi: 7746 },
+];
+
+const sendrecvAgentOverlapTrueRaw = [
+  { n: 1, thr: 1033, thr_lo: 948, thr_hi: 1117 },
+  { n: 8, thr: 5577, thr_lo: 5271, thr_hi: 5883 },
+];
+
+const agentOnlyAgentOverlapTrueRaw = [
+  { n: 1, thr: 4747, thr_lo: 4375, thr_hi: 5119 },
+  { n: 8, thr: 31382, thr_lo: 30223, thr_hi: 32541 },
+];
+
+const chartMeta = {"unit": "env_steps/s", "groups": {"agent.overlap=false": {"arrays": ["envOnlyAgentOverlapFalseRaw"], "game": "pong", "agent": "nature_cnn", "device": "cuda", "gpu": "NVIDIA H200", "schedule": {"reps": 4, "bench_steps": 1000, "warmup": 64, "profile": false, "interleave": null, "total_env_steps": null, "target_return": null, "return_window": 20, "stop_at_target": false, "max_seconds": null}, "date": "2026-12-02T03:32:14.049579+00:00", "group": "agent.overlap=false", "frameskip": 5, "unit": "env_steps/s"}, "agent.overlap=true": {"arrays": ["sendrecvAgentOverlapTrueRaw", "agentOnlyAgentOverlapTrueRaw"], "game": "pong", "agent": "nature_cnn", "device": "cuda", "gpu": "NVIDIA H200", "schedule": {"reps": 4, "bench_steps": 1000, "warmup": 64, "profile": false, "interleave": "env_only", "total_env_steps": null, "target_return": null, "return_window": 20, "stop_at_target": false, "max_seconds": null}, "date": "2026-12-02T03:33:21.004908+00:00", "group": "agent.overlap=true", "frameskip": 5, "unit": "env_steps/s"}}};
