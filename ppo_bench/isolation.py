@@ -105,6 +105,10 @@ def _context(preload: str) -> Any:
     if stop is None:  # not in this Python: a fresh interpreter per job, as before
         return mp.get_context("spawn")
     if _server_key is not None and key != _server_key:
+        changed = sorted({k for k, _ in set(key[1:]) ^ set(_server_key[1:])})
+        logging.getLogger(__name__).info(
+            "fork server restarted: %s changed since it started (its imports run again)",
+            "the module to preload" if key[0] != _server_key[0] else "the environment (" + ", ".join(changed) + ")")
         stop_server()  # stop() alone waits for its exit with no bound: a stopped server never exits
         stop()  # a new one starts with the next child
     _server_key = key

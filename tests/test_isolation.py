@@ -29,10 +29,13 @@ def test_children_are_fresh_processes_forked_with_the_jobs_code_imported():
     assert len({first["pid"], second["pid"], os.getpid()}) == 3
 
 
-def test_a_child_has_this_process_s_environment_cwd_and_path_as_they_are_now(monkeypatch, tmp_path):
+def test_a_child_has_this_process_s_environment_cwd_and_path_as_they_are_now(monkeypatch, tmp_path, caplog):
     assert in_child()["value"] is None
     monkeypatch.setenv("PPO_BENCH_TEST_VALUE", "1")  # after the server started: it must start again
-    assert in_child()["value"] == "1"
+    with caplog.at_level("INFO", logger="ppo_bench.isolation"):
+        assert in_child()["value"] == "1"
+    # and says why: a restart pays the server's imports again (a sweep's first job waits for them)
+    assert "fork server restarted: the environment (PPO_BENCH_TEST_VALUE) changed" in caplog.text
     monkeypatch.setenv("PPO_BENCH_TEST_VALUE", "2")
     monkeypatch.chdir(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path / "lib"))
