@@ -81,6 +81,13 @@ class Progress:
 
 _server_key: Optional[tuple] = None
 
+SET_BY_IMPORTS = frozenset({"PYGAME_HIDE_SUPPORT_PROMPT"})
+"""Environment variables that the project's imports set, in this process (gymnasium's import, in
+the config check's backend probe) as in the server (its preload): a server started before one was
+set has it too, so it does not restart for it. It did restart on the H200, and a sweep's first
+job waited for the server's imports after the check rather than beside it (14.9 s; a log line
+now names any variable that restarts it)."""
+
 
 def _context(preload: str) -> Any:
     """multiprocessing's forkserver, its server preloaded with the module `preload`: the module of
@@ -100,7 +107,7 @@ def _context(preload: str) -> Any:
     a test's injected faults).
     """
     global _server_key
-    key = (preload, *sorted(os.environ.items()))
+    key = (preload, *sorted((k, v) for k, v in os.environ.items() if k not in SET_BY_IMPORTS))
     stop = getattr(mp.forkserver._forkserver, "_stop", None)  # how CPython's own tests end the server
     if stop is None:  # not in this Python: a fresh interpreter per job, as before
         return mp.get_context("spawn")

@@ -36,6 +36,12 @@ def test_a_child_has_this_process_s_environment_cwd_and_path_as_they_are_now(mon
         assert in_child()["value"] == "1"
     # and says why: a restart pays the server's imports again (a sweep's first job waits for them)
     assert "fork server restarted: the environment (PPO_BENCH_TEST_VALUE) changed" in caplog.text
+    monkeypatch.delenv("PYGAME_HIDE_SUPPORT_PROMPT", raising=False)  # as before gymnasium's import here
+    in_child()
+    server = _server_pid()
+    monkeypatch.setenv("PYGAME_HIDE_SUPPORT_PROMPT", "hide")  # as gymnasium's import in the config check
+    assert in_child("PYGAME_HIDE_SUPPORT_PROMPT")["value"] == "hide"  # the server's preload set it too
+    assert _server_pid() == server, "the server restarted for a variable the imports set in it as well"
     monkeypatch.setenv("PPO_BENCH_TEST_VALUE", "2")
     monkeypatch.chdir(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path / "lib"))
