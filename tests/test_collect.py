@@ -545,3 +545,14 @@ def test_several_configurations_also_get_a_chart_and_plot_side_by_side(tmp_path)
     collect([tmp_path / "runs" / "ale-step-8"], out_dir=out)
     assert "stepRaw" in json.loads((out / "chart.json").read_text())
     assert not any((out / name).exists() for name in ("side_by_side.json", "side_by_side.js", "side_by_side.png"))
+
+
+def test_a_probe_is_lent_by_the_one_group_alike_and_never_by_a_guess():
+    """The one lending rule that the limit, its rounds and the interleaved probe's jobs of its own share."""
+    from ppo_bench.collect.limits import lender
+
+    pkey = {"a": "k", "b": "k", "c": "k", "d": "other"}
+    assert lender(pkey, "a", {"a", "b"}) == "a"  # its own first
+    assert lender(pkey, "a", {"b", "d"}) == "b"  # the one group alike
+    assert lender(pkey, "a", {"b", "c"}) is None  # two alike: which would be a guess
+    assert lender(pkey, "a", {"d"}) is None and lender(pkey, "e", {"b"}) is None

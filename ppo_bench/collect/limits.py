@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -71,27 +72,35 @@ def _keys_by_group(jobs: pd.DataFrame, probe: str) -> dict:
     return {g: probe_key(i, probe) for g, i in zip(jobs["group"], jobs["ident"])}
 
 
+def lender(pkey: dict, group: Any, measured: set) -> Any:
+    """The group whose probe figure `group` takes at a cell where the groups `measured` ran the
+    probe: its own, else the one other group with its `probe_key` (None where none or two did:
+    which of two would be a guess). The one lending rule of the limit, its rounds and the
+    interleaved probe's comparison with jobs of its own."""
+    if group in measured:
+        return group
+    alike = [g for g in measured if pkey.get(g) is not None and pkey.get(g) == pkey.get(group)]
+    return alike[0] if len(alike) == 1 else None
+
+
 def probe_means(table: pd.DataFrame, jobs: pd.DataFrame) -> pd.DataFrame:
     """Per row of `table`, each probe's pooled mean at the row's groups and num_envs (a column per
-    probe, in `table`'s order): its own group's, else another group's with the same `probe_key`
-    where exactly one has it; NaN where that probe was not measured there, or where two variants of
-    it differ in another mode key (no one bound)."""
-    keys = ["group", "groups", "num_envs"]
-    found = table[keys].copy()
+    probe, in `table`'s order), from the group `lender` names; NaN where that probe was not
+    measured there, or where two variants of it differ in another mode key (no one bound)."""
+    found = pd.DataFrame(index=table.index)
+    cells = list(zip(table["group"], table["groups"], table["num_envs"]))
     for name in probes():
-        rows = table.loc[table["mode_name"] == name, keys + ["mean"]]
-        own = set(zip(*(rows[k] for k in keys)))
-        rows = rows[~rows.duplicated(keys, keep=False)]  # probes that differ in another mode key: no one bound
-        same = found.merge(rows.rename(columns={"mean": name}), on=keys, how="left")[name].to_numpy()
+        rows = table[table["mode_name"] == name]
+        means = {k: (r["mean"].iloc[0] if len(r) == 1 else np.nan)  # variants: no one bound
+                 for k, r in rows.groupby(["group", "groups", "num_envs"])}
+        measured: dict = {}
+        for g, groups, n in means:
+            measured.setdefault((groups, n), set()).add(g)
         pkey = _keys_by_group(jobs, name)
-        alike = ["_key", "groups", "num_envs"]
-        rows = rows.assign(_key=rows["group"].map(pkey)).drop(columns="group")
-        rows = rows[~rows.duplicated(alike, keep=False)]
-        other = (found.assign(_key=found["group"].map(pkey))
-                 .merge(rows.rename(columns={"mean": name}), on=alike, how="left")[name].to_numpy())
-        mine = np.array([k in own for k in zip(*(found[k] for k in keys))], dtype=bool)
-        found[name] = np.where(mine, same, other)
-    return found[list(probes())].set_axis(table.index)
+        lent = [lender(pkey, g, measured.get((groups, n), set())) for g, groups, n in cells]
+        found[name] = [np.nan if src is None else means[(src, groups, n)]
+                       for src, (_, groups, n) in zip(lent, cells)]
+    return found
 
 
 def _limits(table: pd.DataFrame, jobs: pd.DataFrame) -> None:
@@ -121,19 +130,22 @@ def loop_rounds(jobs: pd.DataFrame) -> dict:
 def probe_rounds(jobs: pd.DataFrame) -> dict:
     """Each probe's pooled mean per round, keyed (group, probe, groups, num_envs, *round): by mode name
     and groups, as `probe_means` matches probes; where two probe variants share those, `probe_means`
-    left the bound empty and the row is passed over. A group without a probe borrows, round by round,
-    another group's with its `probe_key` where exactly one has it."""
+    left the bound empty and the row is passed over. A group that ran no job of a probe at a cell
+    borrows it there, round by round, from the group `lender` names."""
     found = {k: pooled_mean(s) for k, s in jobs[jobs["mode_name"].isin(probes())].groupby(
         ["group", "mode_name", "groups", "num_envs", *ROUND])}
     for name in probes():
         pkey = _keys_by_group(jobs, name)
-        measured = {g for g, p, *_ in found if p == name}
-        for group in set(pkey) - measured:
-            lent = {}
-            for (g, p, *rest), mean in found.items():
-                if p == name and g != group and pkey[g] == pkey[group]:
-                    lent.setdefault(tuple(rest), []).append(mean)
-            found.update({(group, name, *k): v[0] for k, v in lent.items() if len(v) == 1})
+        measured: dict = {}
+        for g, p, groups, n, *rnd in found:
+            if p == name:
+                measured.setdefault((groups, n, *rnd), set()).add(g)
+        own_cells = {(g, cell[0], cell[1]) for cell, gs in measured.items() for g in gs}
+        for group in pkey:
+            for cell, gs in measured.items():
+                src = lender(pkey, group, gs)
+                if src not in (None, group) and (group, cell[0], cell[1]) not in own_cells:
+                    found[(group, name, *cell)] = found[(src, name, *cell)]
     return found
 
 
@@ -272,8 +284,7 @@ def build_interleaved(c: Collection) -> None:
 
 
 def _against_own_jobs(c: Collection, key: tuple, interleaved: list[float]) -> dict:
-    """The probe's reps in jobs of its own at the cell `key` (its group's, else lent as `probe_means`
-    lends: the one group with its `probe_key`), and the interleaved reps over them (Welch t on the
+    """The probe's reps in jobs of its own at the cell `key` (from the group `lender` names), and the interleaved reps over them (Welch t on the
     logs, unpaired): two ways of timing the same emulators, which the limit and the chain bound of
     jobs of its own take to agree. NaN where the probe ran in no job of its own there."""
     out = dict.fromkeys(("own_mean", "own_ratio", "own_lo", "own_hi"), np.nan)
@@ -281,10 +292,9 @@ def _against_own_jobs(c: Collection, key: tuple, interleaved: list[float]) -> di
     if not c.ok:
         return out
     jobs = c.jobs[(c.jobs["mode_name"] == probe) & (c.jobs["groups"] == groups) & (c.jobs["num_envs"] == num_envs)]
-    if not (jobs["group"] == group).any():
-        pkey = _keys_by_group(c.jobs, probe)
-        jobs = jobs[jobs["group"].map(pkey) == pkey.get(group)]
-    if jobs.empty or jobs["group"].nunique() > 1 or len(jobs.drop_duplicates("identity")["mode_cfg"]) > 1:
+    src = lender(_keys_by_group(c.jobs, probe), group, set(jobs["group"]))
+    jobs = jobs[jobs["group"] == src]
+    if jobs.empty or len(jobs.drop_duplicates("identity")["mode_cfg"]) > 1:
         return out
     own = pooled(jobs["reps"])
     return dict(zip(out, (float(np.mean(own)), *interval(stats.ratio_interval(interleaved, own)))))
