@@ -48,7 +48,7 @@ from types import ModuleType
 from typing import Any, Callable, Optional
 
 from .signals import one_line, sigint_ignored
-from .stacks import StackFile, listen, where_it_waits
+from .stacks import WAIT_S, StackFile, listen, where_it_waits
 
 STAGES = ("start-up", "setup", "loop", "closing")
 POLL_S = 0.5
@@ -63,6 +63,13 @@ class Progress:
 
     def __init__(self, stage: Any, steps: Any, send: Callable[..., None]):
         self._stage, self._steps, self.send = stage, steps, send
+        self.stall_reports: list[Callable[[], str]] = []
+
+    def on_stall(self, report: Callable[[], str]) -> None:
+        """`report()` gives one line for a stalled job's error, asked from another thread of the
+        child while its main thread waits (so it must not wait itself): e.g. whether the device
+        still has work queued, which says whether the device or the host stopped."""
+        self.stall_reports.append(report)
 
     def enter(self, stage: str) -> None:
         self._stage.value = STAGES.index(stage)
@@ -225,7 +232,7 @@ class ChildJob:
                 return
             child_end.close()
             parent_alive.close()
-            reported = self._watch(proc, messages, stage, steps, stall_timeout_s, where)
+            reported = self._watch(proc, messages, alive, stage, steps, stall_timeout_s, where)
         finally:
             try:
                 if proc.pid is not None:
@@ -239,7 +246,7 @@ class ChildJob:
             how = f"killed by {signal.Signals(-code).name}" if code is not None and code < 0 else f"exit code {code}"
             self.error = f"the job's process ended without a result ({how})"
 
-    def _watch(self, proc: Any, messages: Any, stage: Any, steps: Any, stall_timeout_s: float,
+    def _watch(self, proc: Any, messages: Any, alive: Any, stage: Any, steps: Any, stall_timeout_s: float,
                where: Callable[[str, int], str]) -> bool:
         """Wait for the child's report, its end, or a stall; True when it reported."""
         last, since = None, time.monotonic()
@@ -267,11 +274,32 @@ class ChildJob:
                 last, since = now, time.monotonic()
             elif time.monotonic() - since > stall_timeout_s:
                 self.error = f"no progress for {stall_timeout_s:g} s in {where(STAGES[now[0]], now[1])}"
+                report = self._stall_report(messages, alive)
+                if report:
+                    self.error += f"; {report}"
                 stacks = self._stacks.ask(proc.pid)
                 if stacks is not None:
                     self.error += f"; {where_it_waits(stacks)}"
                     self.traceback = f"the job's threads when it was stopped (faulthandler):\n{stacks.dump}"
                 return False
+
+    def _stall_report(self, messages: Any, alive: Any) -> Optional[str]:
+        """Ask the stalled child for its `Progress.on_stall` lines; None when none came within
+        `stacks.WAIT_S` (a child whose threads cannot run)."""
+        try:
+            alive.send("report")
+        except OSError:
+            return None
+        deadline = time.monotonic() + WAIT_S
+        while messages.poll(max(0.0, deadline - time.monotonic())):
+            try:
+                kind, *payload = messages.recv()
+            except EOFError:
+                return None
+            if kind == "stall_report":
+                return payload[0]
+            self._receive(kind, payload)  # a log line or a partial sent just before: kept
+        return None
 
     def _receive(self, kind: str, payload: list) -> bool:
         if kind == "log":
@@ -313,12 +341,22 @@ class _PipeQueue:
         self.send("log", record)
 
 
-def _exit_with_parent(parent_alive: Any) -> None:
-    try:
-        parent_alive.recv()  # nothing is ever sent: this returns when the parent's end closes
-    except EOFError:
-        pass
-    os._exit(3)
+def _exit_with_parent(parent_alive: Any, progress: Progress) -> None:
+    """Blocked on the parent's pipe: ends the child when the parent's end closes, and answers a
+    stalled job's "report" with its `Progress.on_stall` lines (a thread of its own runs them, as
+    the main thread is the one that stopped)."""
+    while True:
+        try:
+            parent_alive.recv()
+        except EOFError:
+            os._exit(3)
+        lines = []
+        for report in progress.stall_reports:
+            try:
+                lines.append(report())
+            except Exception as e:  # noqa: BLE001 - a report that fails says so, the rest still go
+                lines.append(f"(stall report failed: {one_line(e)})")
+        progress.send("stall_report", "; ".join(lines))
 
 
 def _child_main(fn: Callable, args: tuple, conn: Any, parent_alive: Any, stage: Any, steps: Any,
@@ -331,7 +369,8 @@ def _child_main(fn: Callable, args: tuple, conn: Any, parent_alive: Any, stage: 
         with lock:  # log records may come from other threads
             conn.send(message)
 
-    threading.Thread(target=_exit_with_parent, args=(parent_alive,), daemon=True).start()
+    progress = Progress(stage, steps, send)
+    threading.Thread(target=_exit_with_parent, args=(parent_alive, progress), daemon=True).start()
     root = logging.getLogger()
     root.handlers[:] = [logging.handlers.QueueHandler(_PipeQueue(send))]
     root.setLevel(log_level)
@@ -339,7 +378,7 @@ def _child_main(fn: Callable, args: tuple, conn: Any, parent_alive: Any, stage: 
         if isinstance(fn, str):  # "module:name", imported by the server already
             module, name = fn.split(":")
             fn = getattr(importlib.import_module(module), name)
-        result = fn(*args, Progress(stage, steps, send))
+        result = fn(*args, progress)
     except BaseException as e:
         send("failed", one_line(e), traceback.format_exc())
         return

@@ -113,6 +113,8 @@ def _measure(cfg: DictConfig, started: float, started_mono: float, progress: Pro
     progress.send("partial", "device", str(device))
     progress.send("partial", "timing", start)
     driver.step = progress.counting(driver.step)
+    if driver.agent is not None:
+        progress.on_stall(driver.agent.device_state)
     run = _learn if cfg.schedule.total_env_steps is not None else _timed
     fields = run(cfg, driver, device, started_mono, progress)
     fields["timing"] = {**start, **fields["timing"]}

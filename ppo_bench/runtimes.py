@@ -79,6 +79,7 @@ class Eager:
             self._update_stream = torch.cuda.Stream(priority=0)
         self._updated = torch.cuda.Event() if overlapped else None
         self._in_flight = False
+        self._acting = torch.cuda.current_stream() if self._cuda else None  # thread-local: kept for device_state
 
     @property
     def updates(self) -> int:
@@ -150,6 +151,19 @@ class Eager:
                 self._updated.record()
             self._in_flight = True
         self.algo.finish_update()
+
+    def device_state(self) -> str:
+        """One line for a stalled job's error (`Progress.on_stall`, asked from another thread): does
+        the acting stream (and with agent.overlap the update's) still hold work? A stall in a wait
+        for the device with both idle stopped on the host; with one busy, on the device. Both
+        queries return at once."""
+        if not self._cuda:
+            return "the agent runs on the CPU"
+        state = f"the device: acting stream {'idle' if self._acting.query() else 'busy'}"
+        if self._update_stream is not None:
+            state += (f", update stream {'idle' if self._update_stream.query() else 'busy'}"
+                      f" ({'an update in flight' if self._in_flight else 'no update in flight'})")
+        return state
 
     def wait_for_update(self) -> None:
         """Block until the update in flight (agent.overlap) has ended; nothing otherwise."""

@@ -191,6 +191,25 @@ def test_a_stalled_job_is_killed_and_its_error_names_where_its_main_thread_waite
     assert [p for p in mp.active_children() if p.name == "ppo_bench-job"] == []
 
 
+def wait_with_reports(progress) -> None:
+    progress.on_stall(lambda: "the device: acting stream busy")
+    progress.on_stall(lambda: 1 / 0)
+    progress.enter("loop")
+    threading.Event().wait()
+
+
+def test_a_stalled_job_s_error_carries_what_its_stall_reports_say():
+    """Asked from the child's other thread while the main one waits (as in a CUDA wait: the device
+    still busy or not), before its stacks; a report that fails says so and the others still come."""
+    in_child()
+    job = ChildJob(wait_with_reports, preload=importlib.import_module("ppo_bench.job"))
+    run_bounded(job, stall_timeout_s=2)
+    parts = job.error.split("; ")
+    assert parts[:2] == ["no progress for 2 s in loop", "the device: acting stream busy"], job.error
+    assert parts[2] == "(stall report failed: ZeroDivisionError: division by zero)", job.error
+    assert parts[3].startswith("its main thread was in wait ("), job.error
+
+
 def test_the_stall_s_place_skips_library_frames_to_the_code_that_called_them():
     """ale-py's recv, in an installed package, called from this project's adapter: both named."""
     from ppo_bench.stacks import _LIBRARIES, Stacks, where_it_waits

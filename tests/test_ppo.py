@@ -794,3 +794,36 @@ def test_clip_around_out_of_its_values_or_where_nothing_clips_is_refused_in_one_
     with pytest.raises(ValueError, match=re.escape(message)) as info:
         validate(compose_config(*overrides))
     assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("runtime", ["eager", pytest.param("graphed", marks=needs_cuda)])
+def test_a_stalled_job_hears_from_another_thread_whether_the_agent_s_streams_still_hold_work(runtime):
+    """`device_state` (a stalled job's report, asked from the child's other thread while the main one
+    waits): the acting stream, which is the main thread's and not the asking thread's current one,
+    and with overlap the update's."""
+    import threading
+
+    device = torch.device("cuda") if runtime == "graphed" else CPU
+    driver = scripted_driver(4, 2, ppo_cfg(overlap=True, runtime=runtime), seed=2, device=device)
+    agent = driver.agent
+    fill_rollout(driver)
+    seen = []
+
+    def ask():
+        seen.append(agent.device_state())
+
+    if device.type == "cpu":
+        ask()
+        assert seen == ["the agent runs on the CPU"]
+        return
+    agent.update()
+    agent.wait_for_update()
+    torch.cuda.synchronize()
+    torch.cuda._sleep(2_000_000_000)  # about a second of work queued on the acting stream
+    thread = threading.Thread(target=ask)
+    thread.start()
+    thread.join()
+    torch.cuda.synchronize()
+    ask()
+    assert seen == ["the device: acting stream busy, update stream idle (no update in flight)",
+                    "the device: acting stream idle, update stream idle (no update in flight)"]

@@ -125,8 +125,8 @@ def test_profile_accounts_for_the_wall_time_of_an_extra_repetition(tmp_path, mod
         assert ms["emulators"] > 0 and ms["upload"] > 0
         # the profiled repetition is extra: the timed reps' env-step counts exclude it
         assert record["env_steps"]["total"] == 2 * 8 * 2
-    else:
-        assert ms["emulators"] == ms["upload"] == 0
+    else:  # no emulators; its frames go up every step as the loop's do (the chain bound's t_agent)
+        assert ms["emulators"] == 0 and ms["upload"] > 0
     assert len(record["throughput"]["reps"]) == 2
 
 
