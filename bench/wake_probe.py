@@ -22,9 +22,9 @@ and a second Python thread that spins slowed ale-py's step 9x (the GIL handoff).
 With --emulators the other side of the chain: the emulators' step (send to recv, the wait that
 env_only's t_env times back to back) timed after a pause of one act between the recv and the next
 send: none (env_only's loop), a spin, a sleep, the act itself (the loop's own pause: upload,
-launch and action download), or `loop`: the act, and the agent's observe after the send. If it takes longer after a pause, the emulator threads' wake-up is
-part of every loop step too, and t_env, measured back to back, leaves it out as t_agent leaves out
-the loop thread's.
+launch and action download), or `loop`: the act, and the agent's observe after the send. If it
+takes longer after a pause, the emulator threads' wake-up is part of every loop step too, and
+t_env, measured back to back, leaves it out as t_agent leaves out the loop thread's.
 
     python bench/wake_probe.py --num-envs 8 --emulators
 """

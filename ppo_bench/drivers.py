@@ -170,7 +170,7 @@ class AgentOnlyDriver:
     The frames sit in host memory and go up every step as the loop's do (`envs.Upload`: the
     pinned or pageable copy of env.upload, or the graphed runtime's staging, which its act graph
     copies up): the chain bound's t_agent is everything the loop does between a batch's frames and
-    its actions, and an agent_only without the upload left out 0.035 ms of the 8-env loop step on
+    its actions, and an agent_only without the upload left out 0.03 ms of the 8-env loop step on
     the H200 (docs/findings.md). The host array is the same every step, so the copy reads it from
     a warm cache where the loop's reads frames the emulator threads just wrote.
     """

@@ -126,6 +126,7 @@ class TorchEnvs:
     def close(self) -> None:
         self.envs.close()
 
+
 def spaces(envs: VectorEnv) -> tuple[tuple[int, ...], int]:
     """What the agent is built for: the frame shape and the number of actions of the env."""
     return tuple(envs.single_observation_space.shape), int(envs.single_action_space.n)

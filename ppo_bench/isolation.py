@@ -119,10 +119,10 @@ def _context(preload: str) -> Any:
     if stop is None:  # not in this Python: a fresh interpreter per job, as before
         return mp.get_context("spawn")
     if _server_key is not None and key != _server_key:
-        changed = sorted({k for k, _ in set(key[1:]) ^ set(_server_key[1:])})
-        logging.getLogger(__name__).info(
-            "fork server restarted: %s changed since it started (its imports run again)",
-            "the module to preload" if key[0] != _server_key[0] else "the environment (" + ", ".join(changed) + ")")
+        changed = ", ".join(sorted({k for k, _ in set(key[1:]) ^ set(_server_key[1:])}))
+        what = "the module to preload" if key[0] != _server_key[0] else f"the environment ({changed})"
+        logging.getLogger(__name__).info("fork server restarted: %s changed since it started (its imports "
+                                         "run again)", what)
         stop_server()  # stop() alone waits for its exit with no bound: a stopped server never exits
         stop()  # a new one starts with the next child
     _server_key = key
@@ -341,7 +341,7 @@ class _PipeQueue:
         self.send("log", record)
 
 
-def _exit_with_parent(parent_alive: Any, progress: Progress) -> None:
+def _listen_to_parent(parent_alive: Any, progress: Progress) -> None:
     """Blocked on the parent's pipe: ends the child when the parent's end closes, and answers a
     stalled job's "report" with its `Progress.on_stall` lines (a thread of its own runs them, as
     the main thread is the one that stopped)."""
@@ -370,7 +370,7 @@ def _child_main(fn: Callable, args: tuple, conn: Any, parent_alive: Any, stage: 
             conn.send(message)
 
     progress = Progress(stage, steps, send)
-    threading.Thread(target=_exit_with_parent, args=(parent_alive, progress), daemon=True).start()
+    threading.Thread(target=_listen_to_parent, args=(parent_alive, progress), daemon=True).start()
     root = logging.getLogger()
     root.handlers[:] = [logging.handlers.QueueHandler(_PipeQueue(send))]
     root.setLevel(log_level)

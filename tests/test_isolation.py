@@ -187,7 +187,7 @@ def test_a_stalled_job_is_killed_and_its_error_names_where_its_main_thread_waite
     assert place.endswith(f", called from wait_for_ever (tests/test_isolation.py:{wait_for_ever.__code__.co_firstlineno + 2})"), place
     # every thread's stack, for the record's traceback: the main one and the child's watcher of its parent
     assert job.traceback.startswith("the job's threads when it was stopped (faulthandler):\n")
-    assert "in wait_for_ever" in job.traceback and "in _exit_with_parent" in job.traceback
+    assert "in wait_for_ever" in job.traceback and "in _listen_to_parent" in job.traceback
     assert [p for p in mp.active_children() if p.name == "ppo_bench-job"] == []
 
 

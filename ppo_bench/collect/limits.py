@@ -284,9 +284,10 @@ def build_interleaved(c: Collection) -> None:
 
 
 def _against_own_jobs(c: Collection, key: tuple, interleaved: list[float]) -> dict:
-    """The probe's reps in jobs of its own at the cell `key` (from the group `lender` names), and the interleaved reps over them (Welch t on the
-    logs, unpaired): two ways of timing the same emulators, which the limit and the chain bound of
-    jobs of its own take to agree. NaN where the probe ran in no job of its own there."""
+    """The probe's reps in jobs of its own at the cell `key` (from the group `lender` names), and the
+    interleaved reps over them (Welch t on the logs, unpaired): two ways of timing the same
+    emulators, which the limit and the chain bound of jobs of its own take to agree. NaN where the
+    probe ran in no job of its own there."""
     out = dict.fromkeys(("own_mean", "own_ratio", "own_lo", "own_hi"), np.nan)
     group, _, groups, num_envs, probe = key
     if not c.ok:
