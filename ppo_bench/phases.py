@@ -13,7 +13,10 @@ for the device where it must: in the action download, which therefore holds
 the inference's device time and any backlog queued before it (for example
 the update's kernels), and in the final `drain`. With agent.runtime=graphed
 `inference` is the launch of the whole act graph (inference, stores and the
-action copy), `stores` is empty, and `update` is one graph launch.
+action copy), `stores` is empty, and `update` is one graph launch. `observe` is
+the host's bookkeeping of a batch's results (episodes, the rollout's staging):
+in sendrecv and async it runs after the send, beside the emulators' step, so
+that `other` is the loop's own Python on the way from a recv to the next send.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ PHASES = {
     "inference": [("agent", "act")],
     "action_download": [("agent", "actions_to_host")],
     "stores": [("agent", "store")],
+    "observe": [("agent", "observe")],
     "update": [("agent", "update")],
 }
 

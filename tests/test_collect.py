@@ -388,6 +388,8 @@ def test_profiled_jobs_give_a_phase_table_and_stay_in_their_group(tmp_path, caps
     assert p["emulators"] == pytest.approx(1.1) and p["inference"] == pytest.approx(0.5)
     assert p["total"] == pytest.approx(1.1 + 0.1 + 0.5 + 0.05 + 0.02 + 0.3 + 0.03)
     assert "Where the time goes" in c.markdown and "| step | 8 | 1.100 | 0.100 | 0.500 |" in c.markdown
+    # records from before `observe` was clocked: empty (its time is in their `other`), not 0
+    assert pd.isna(p["observe"]) and "| 0.020 | - | 0.300 |" in c.markdown
     assert (c.out_dir / "phases.csv").exists()
 
 

@@ -122,7 +122,7 @@ def test_profile_accounts_for_the_wall_time_of_an_extra_repetition(tmp_path, mod
     assert min(ms[k] for k in ("inference", "stores", "update", "action_download")) > 0
     assert ms["other"] < sum(ms.values()) / 2, "the clocks must cover most of the loop step"
     if mode == "step":
-        assert ms["emulators"] > 0 and ms["upload"] > 0
+        assert ms["emulators"] > 0 and ms["upload"] > 0 and ms["observe"] > 0
         # the profiled repetition is extra: the timed reps' env-step counts exclude it
         assert record["env_steps"]["total"] == 2 * 8 * 2
     else:  # no emulators; its frames go up every step as the loop's do (the chain bound's t_agent)

@@ -25,7 +25,8 @@ def build(c: Collection) -> None:
     if have.empty:
         c.phases = pd.DataFrame()
         return
-    ms = pd.DataFrame(list(have["phases"]), index=have.index).reindex(columns=COLUMNS).fillna(0.0)
+    # a phase a job's record does not hold (clocked since: `observe`) stays empty, not 0: its time is in `other`
+    ms = pd.DataFrame(list(have["phases"]), index=have.index).reindex(columns=COLUMNS)
     cells = pd.concat([have[["group", "mode", "num_envs"]], ms], axis=1).groupby(["group", "mode", "num_envs"])
     t = cells.mean()
     t["total"] = t[COLUMNS].sum(axis=1)
@@ -41,7 +42,8 @@ def markdown(c: Collection) -> list[str]:
     for g, t in c.phases.groupby("group", sort=False):
         if c.phases["group"].nunique() > 1:
             lines += [f"*{g}*", ""]
-        rows = [[r.mode, str(r.num_envs), *(f"{getattr(r, k):.3f}" for k in COLUMNS), f"{r.total:.3f}"]
+        rows = [[r.mode, str(r.num_envs), *("-" if pd.isna(getattr(r, k)) else f"{getattr(r, k):.3f}"
+                                            for k in COLUMNS), f"{r.total:.3f}"]
                 for r in t.itertuples()]
         lines += md_table(["mode", "num_envs", *COLUMNS, "total"], rows) + [""]
     return lines
