@@ -66,9 +66,9 @@ class Progress:
         self.stall_reports: list[Callable[[], str]] = []
 
     def on_stall(self, report: Callable[[], str]) -> None:
-        """`report()` gives one line for a stalled job's error, asked from another thread of the
-        child while its main thread waits (so it must not wait itself): e.g. whether the device
-        still has work queued, which says whether the device or the host stopped."""
+        """`report()` gives one line for a stalled job's error (or nothing to add: ""), asked from
+        another thread of the child while its main thread waits (so it must not wait itself): e.g.
+        whether the device still has work queued, which says whether the device or the host stopped."""
         self.stall_reports.append(report)
 
     def enter(self, stage: str) -> None:
@@ -356,7 +356,7 @@ def _listen_to_parent(parent_alive: Any, progress: Progress) -> None:
                 lines.append(report())
             except Exception as e:  # noqa: BLE001 - a report that fails says so, the rest still go
                 lines.append(f"(stall report failed: {one_line(e)})")
-        progress.send("stall_report", "; ".join(lines))
+        progress.send("stall_report", "; ".join(line for line in lines if line))
 
 
 def _child_main(fn: Callable, args: tuple, conn: Any, parent_alive: Any, stage: Any, steps: Any,

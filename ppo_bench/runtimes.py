@@ -156,9 +156,9 @@ class Eager:
         """One line for a stalled job's error (`Progress.on_stall`, asked from another thread): does
         the acting stream (and with agent.overlap the update's) still hold work? A stall in a wait
         for the device with both idle stopped on the host; with one busy, on the device. Both
-        queries return at once."""
+        queries return at once. Empty on the CPU: nothing runs beside the host there."""
         if not self._cuda:
-            return "the agent runs on the CPU"
+            return ""
         state = f"the device: acting stream {'idle' if self._acting.query() else 'busy'}"
         if self._update_stream is not None:
             state += (f", update stream {'idle' if self._update_stream.query() else 'busy'}"

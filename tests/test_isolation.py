@@ -193,6 +193,7 @@ def test_a_stalled_job_is_killed_and_its_error_names_where_its_main_thread_waite
 
 def wait_with_reports(progress) -> None:
     progress.on_stall(lambda: "the device: acting stream busy")
+    progress.on_stall(lambda: "")  # nothing to add
     progress.on_stall(lambda: 1 / 0)
     progress.enter("loop")
     threading.Event().wait()

@@ -814,7 +814,7 @@ def test_a_stalled_job_hears_from_another_thread_whether_the_agent_s_streams_sti
 
     if device.type == "cpu":
         ask()
-        assert seen == ["the agent runs on the CPU"]
+        assert seen == [""]  # nothing beside the host to report: the stalled job's error adds nothing
         return
     agent.update()
     agent.wait_for_update()
