@@ -4,9 +4,10 @@ A stall is a bug to find (on the H200, a 1-env sendrecv job with overlap stopped
 one session; the eleventh session's stopped in the act's CUDA event, and a stalled job's error now
 also carries its `Progress.on_stall` reports: whether the agent's streams still held work).
 faulthandler writes every thread's stack from a signal handler, so it answers even while the
-job's thread waits in C++ with the GIL released, as ale-py's recv does. The child listens (`listen`) on a file the parent made
-(`StackFile`); the parent asks (`StackFile.ask`) when it has seen no progress for the stall
-timeout, and the job's error then names where its main thread was (`where_it_waits`).
+job's thread waits in C++ with the GIL released, as ale-py's recv does. The child listens
+(`listen`) on a file the parent made (`StackFile`); the parent asks (`StackFile.ask`) when it has
+seen no progress for the stall timeout, and the job's error then names where its main thread was
+(`where_it_waits`).
 """
 
 from __future__ import annotations
