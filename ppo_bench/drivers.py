@@ -178,12 +178,10 @@ class AgentOnlyDriver:
     env_steps = None
     vector_env = None
 
-    def __init__(self, upload: Optional[Upload], agent: Any, seed: int, groups: int = 1):
+    def __init__(self, upload: Upload, agent: Any, seed: int, groups: int = 1):
         spec = agent.algo.spec
-        self.agent = agent
+        self.agent, self.upload = agent, upload
         batch = spec.num_envs // groups
-        self.upload = upload if upload is not None else Upload((batch, *spec.obs_shape), agent.device,
-                                                               uploader=agent.uploader)
         gen = torch.Generator().manual_seed(seed)
         self.frames = torch.randint(0, 256, (batch, *spec.obs_shape), dtype=torch.uint8, generator=gen).numpy()
         self.ids = [np.arange(g * batch, (g + 1) * batch) for g in range(groups)]

@@ -19,7 +19,7 @@ from test_runner import ALE_RESET_DROP_ATTEMPTS
 from ppo_bench.agent import make_agent
 from ppo_bench.backends import FRAME_SHAPE, make_vector_env as make_envs
 from ppo_bench.drivers import AgentOnlyDriver, EnvOnlyDriver, SendRecvDriver, StepDriver
-from ppo_bench.envs import TorchEnvs
+from ppo_bench.envs import TorchEnvs, Upload
 from ppo_bench.runtimes import Compiled
 
 CPU = torch.device("cpu")
@@ -216,7 +216,7 @@ def test_env_only_in_batches_counts_every_batch_ale_py_returns():
 
 def test_agent_only_fills_every_row_of_the_rollout():
     agent = Agent(tiny_agent_cfg(runtime="eager"), num_actions=6, num_envs=4, device=CPU, batch_size=2)
-    driver = AgentOnlyDriver(None, agent, seed=0, groups=2)
+    driver = AgentOnlyDriver(Upload((2, *FRAME_SHAPE), CPU), agent, seed=0, groups=2)
     for slot in range(agent.algo.cfg.num_steps):
         driver.step(slot)
     assert agent.algo.buffers.obs.flatten(2).any(-1).all(), "a rollout row was never written"
