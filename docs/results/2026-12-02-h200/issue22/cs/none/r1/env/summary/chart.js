@@ -1,6 +1,0 @@
-const envOnlyRaw = [
-  { n: 1, thr: 1078, thr_lo: 1056, thr_hi: 1100 },
-  { n: 8, thr: 5791, thr_lo: 4815, thr_hi: 6767 },
-];
-
-const chartMeta = {"game": "pong", "agent": "nature_cnn", "device": "cuda", "gpu": "NVIDIA H200", "schedule": {"reps": 4, "bench_steps": 1000, "warmup": 64, "profile": false, "interleave": null, "total_env_steps": null, "target_return": null, "return_window": 20, "stop_at_target": false, "max_seconds": null}, "date": "2026-12-02T03:30:16.765027+00:00", "group": "all", "frameskip": 5, "unit": "env_steps/s"};

@@ -1,5 +1,0 @@
-const asyncRaw = [
-  { n: 64, thr: 24035, thr_lo: 23256, thr_hi: 24815 },
-];
-
-const chartMeta = {"game": "pong", "agent": "nature_cnn", "device": "cuda", "gpu": "NVIDIA H200", "schedule": {"reps": 4, "bench_steps": 1000, "warmup": 64, "profile": false, "interleave": "env_only", "total_env_steps": null, "target_return": null, "return_window": 20, "stop_at_target": false, "max_seconds": null}, "date": "2026-12-02T03:59:31.965595+00:00", "group": "all", "frameskip": 5, "unit": "env_steps/s"};
