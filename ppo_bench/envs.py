@@ -100,7 +100,6 @@ class TorchEnvs:
     def __init__(self, envs: VectorEnv, device: torch.device, upload: str = "pinned",
                  uploader: Optional[Callable[[np.ndarray], torch.Tensor]] = None):
         self.envs = envs
-        self.device = device
         self.batch_size = envs.batch_size
         # only batches of fewer than all envs can repeat one: a full batch has a slot per env
         self._check_ids = envs.batch_size < envs.num_envs
