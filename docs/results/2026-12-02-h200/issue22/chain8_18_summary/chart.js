@@ -1,0 +1,11 @@
+const recvRaw = [
+  { n: 1, thr: 1284, thr_lo: 1196, thr_hi: 1373 },
+  { n: 8, thr: 5968, thr_lo: 5756, thr_hi: 6181 },
+];
+
+const agentOnlyRaw = [
+  { n: 1, thr: 5637, thr_lo: 5507, thr_hi: 5767 },
+  { n: 8, thr: 31876, thr_lo: 31216, thr_hi: 32535 },
+];
+
+const chartMeta = {"game": "pong", "agent": "nature_cnn", "device": "cuda", "gpu": "NVIDIA H200", "schedule": {"reps": 4, "bench_steps": 1000, "warmup": 64, "profile": true, "interleave": "env_only", "total_env_steps": null, "target_return": null, "return_window": 20, "stop_at_target": false, "max_seconds": null}, "date": "2026-12-02T05:47:10.213698+00:00", "group": "all", "frameskip": 5, "unit": "env_steps/s"};

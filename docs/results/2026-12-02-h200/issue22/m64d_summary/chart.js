@@ -1,0 +1,5 @@
+const asyncRaw = [
+  { n: 64, thr: 22916, thr_lo: 22191, thr_hi: 23641 },
+];
+
+const chartMeta = {"game": "pong", "agent": "nature_cnn", "device": "cuda", "gpu": "NVIDIA H200", "schedule": {"reps": 4, "bench_steps": 1000, "warmup": 64, "profile": false, "interleave": "env_only", "total_env_steps": null, "target_return": null, "return_window": 20, "stop_at_target": false, "max_seconds": null}, "date": "2026-12-02T05:40:58.393148+00:00", "group": "all", "frameskip": 5, "unit": "env_steps/s"};
