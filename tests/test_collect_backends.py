@@ -204,7 +204,7 @@ def test_runtimes_side_by_side_paired_by_round(tmp_path, capsys):
     assert p == pytest.approx(float(np.prod(per_round)) ** (1 / 3))
     section = capsys.readouterr().out.split("**Runtimes side by side**")[1]
     assert "| mode | num_envs | compiled | graphed | graphed/compiled | graphed/compiled paired |" in section
-    assert f"| step | 1 | 500 | 1000 | " in section and f"{p:.2f}x [{plo:.2f}, {phi:.2f}] |" in section
+    assert "| step | 1 | 500 | 1000 | " in section and f"{p:.2f}x [{plo:.2f}, {phi:.2f}] |" in section
     assert "differ only in agent.runtime" in section
     assert pd.read_csv(out / "runtimes.csv").loc[0, "graphed_paired"] == pytest.approx(p, rel=1e-12)
     ch = json.loads((out / "side_by_side.json").read_text())

@@ -65,7 +65,7 @@ def test_job_folders_without_a_result_are_listed(tmp_path):
     (tmp_path / "notes" / "todo.txt").write_text("x")
     c = collect([tmp_path], plot=False)
     assert c.no_result == [str(tmp_path / "killed"), str(tmp_path / "running")]
-    assert f"**No result" in c.markdown and f"- {tmp_path / 'killed'}\n" in c.markdown
+    assert "**No result" in c.markdown and f"- {tmp_path / 'killed'}\n" in c.markdown
 
 
 def test_a_missing_path_is_reported_and_the_good_ones_still_collected(tmp_path, capsys):

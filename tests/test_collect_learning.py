@@ -15,7 +15,7 @@ from scipy import stats
 
 from ppo_bench import results
 from ppo_bench.collect import collect
-from ppo_bench.collect.learning import at_equal_steps, curve_on
+from ppo_bench.collect.equal_steps import at_equal_steps, curve_on
 from test_collect import write
 
 PPO = {"name": "nature_cnn", "runtime": "eager", "num_steps": 128, "algo": "ppo", "gamma": 0.99}

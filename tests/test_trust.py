@@ -99,12 +99,8 @@ def test_a_record_that_cannot_be_written_fails_the_job_in_one_line(tmp_path, not
 
 # ---------------------------------------------------------------- the command line: one line, no traceback
 
-import os  # noqa: E402
-import signal  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
-import time  # noqa: E402
-from pathlib import Path  # noqa: E402
 
 from conftest import ROOT  # noqa: E402
 

@@ -43,7 +43,6 @@ from scipy import stats
 
 from .. import results
 from .common import bounded, md_table, mode_order, sort_modes, to_json
-from .equal_steps import at_equal_steps  # noqa: F401  (read here by callers from before equal_steps)
 from .equal_steps import TRIM, across_seeds, curve_on, pairs, reach
 from .equal_steps import markdown as equal_steps_markdown
 from .load import Collection
