@@ -68,23 +68,42 @@ def make_envs(cfg: Any):
     return make_vector_env(cfg.env, cfg.mode.groups, clip_rewards=clip)
 
 
-def build(cfg: Any, device: torch.device):
-    """The driver of `mode.name`, over the emulators and the agent its mode needs (registry.MODES)."""
+def build(cfg: Any, device: torch.device, parts: dict | None = None):
+    """The driver of `mode.name`, over the emulators and the agent its mode needs (registry.MODES).
+
+    `parts`, when given, gets the seconds of each part of the set-up: `emulators` (the vector env,
+    ALE's constructor one emulator after another), `agent` (the network and algorithm on the
+    device) and `driver` (the adapter, and the driver's reset of every env). Why: a learning run's
+    set-up took 7.5 to 14 s on the H200 and one figure could not say which part varied."""
     mode, groups = MODES[cfg.mode.name], cfg.mode.groups
     n = cfg.env.num_envs
     envs = agent = None
+    clock = {} if parts is None else parts
+    t = time.perf_counter()
+
+    def lap(name: str) -> None:
+        nonlocal t
+        now = time.perf_counter()
+        clock[name] = now - t
+        t = now
+
     try:
         if mode.emulators:
             envs = make_envs(cfg)
+        lap("emulators")
         if mode.agent:
             obs_shape, num_actions = spaces(envs) if envs is not None else probe_spaces(cfg.env)
             agent = make_agent(cfg.agent, obs_shape, num_actions, n, device, n // groups, total_updates(cfg))
-            if envs is not None:
+        lap("agent")
+        if agent is not None and envs is None:  # agent_only: its synthetic frames go up as the loop's would
+            driver = mode.load()(Upload((n // groups, *obs_shape), device, cfg.env.upload, agent.uploader),
+                                 agent, cfg.seed, groups)
+        else:
+            if agent is not None:
                 envs = TorchEnvs(envs, device, cfg.env.upload, agent.uploader)
-            else:  # agent_only: its synthetic frames go up as the loop's would
-                return mode.load()(Upload((n // groups, *obs_shape), device, cfg.env.upload, agent.uploader),
-                                   agent, cfg.seed, groups)
-        return mode.load()(envs, agent, cfg.seed, groups)
+            driver = mode.load()(envs, agent, cfg.seed, groups)
+        lap("driver")
+        return driver
     except BaseException:
         if envs is not None:
             envs.close()
@@ -103,12 +122,13 @@ def _measure(cfg: DictConfig, started: float, started_mono: float, progress: Pro
     startup_s = time.monotonic() - started_mono
     progress.enter("setup")
     t = time.perf_counter()
-    driver = build(cfg, device)
+    parts: dict = {}
+    driver = build(cfg, device, parts)
     setup_s = time.perf_counter() - t
     # forked_s: of startup_s, the part before this process ran its first line (the fork server's
     # start and imports, once per sweep, and the fork; `imports` says when those ran and took); the
     # rest is provenance (git, the CUDA probe)
-    start = {"startup_s": startup_s, **forked, "setup_s": setup_s}
+    start = {"startup_s": startup_s, **forked, "setup_s": setup_s, "setup": parts}
     # what a failed job's record still says: where it ran and what its start cost
     progress.send("partial", "device", str(device))
     progress.send("partial", "timing", start)
