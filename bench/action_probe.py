@@ -1,6 +1,6 @@
 """Do the emulators step slower on the loop's actions than on env_only's constant ones (issue 22, the
-8-env chain bar)? An experiment, not a feature: one ale-py vector env (the configured game and
-frameskip, blocking steps as env_only's groups=1 takes them) steps chunks of --steps with NOOP
+8-env chain bar)? An experiment, not a feature: env_only's own vector env (`job.make_envs` on the
+composed config, blocking steps as env_only's groups=1 takes them) steps chunks of --steps with NOOP
 (env_only's actions) and with actions drawn uniformly (an untrained policy's, about), alternating
 in rounds on the same emulators, and prints each kind's mean step and the paired ratio.
 
@@ -17,9 +17,10 @@ import statistics
 import time
 
 import numpy as np
-from ale_py.vector_env import AtariVectorEnv
 
+from ppo_bench import job
 from ppo_bench.stats import paired_ratio_interval
+from probe_config import compose
 
 
 def main() -> None:
@@ -31,8 +32,8 @@ def main() -> None:
     p.add_argument("--steps", type=int, default=500)
     args = p.parse_args()
     n = args.num_envs
-    envs = AtariVectorEnv(game=args.game, num_envs=n, frameskip=args.frameskip, num_threads=n,
-                          reward_clipping=True)
+    envs = job.make_envs(compose([f"env.num_envs={n}", f"env.game={args.game}", f"env.frameskip={args.frameskip}",
+                                  "mode=env_only"]))
     envs.reset(seed=0)
     actions = int(envs.single_action_space.n)
     rng = np.random.default_rng(0)
