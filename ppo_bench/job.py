@@ -121,10 +121,9 @@ def _measure(cfg: DictConfig, started: float, started_mono: float, progress: Pro
     # as each runs in a fresh process, and most of a short job on the GPU machine
     startup_s = time.monotonic() - started_mono
     progress.enter("setup")
-    t = time.perf_counter()
     parts: dict = {}
     driver = build(cfg, device, parts)
-    setup_s = time.perf_counter() - t
+    setup_s = sum(parts.values())  # the parts' laps run from build's start to its end: one clock, not two
     # forked_s: of startup_s, the part before this process ran its first line (the fork server's
     # start and imports, once per sweep, and the fork; `imports` says when those ran and took); the
     # rest is provenance (git, the CUDA probe)

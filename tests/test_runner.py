@@ -50,7 +50,7 @@ def test_a_quick_cpu_job_writes_a_valid_result(tmp_path):
     assert 0 < t["forked_s"] < t["startup_s"]  # the child's own start (its fork) lies within start-up
     if t["imports"] is not None:  # this job started the fork server (see the test after this one)
         assert 0 < t["imports"]["began_s"] < t["imports"]["began_s"] + t["imports"]["took_s"] < t["forked_s"]
-    # the set-up's parts, each timed, make up its whole (the rest is the laps' own clock reads)
+    # the set-up's parts, each timed, make up its whole
     parts = t["setup"]
     assert set(parts) == {"emulators", "agent", "driver"} and min(parts.values()) > 0
     assert sum(parts.values()) == pytest.approx(t["setup_s"], abs=0.01)
