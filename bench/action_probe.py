@@ -1,10 +1,10 @@
-"""Do the emulators step slower on the loop's actions than on env_only's constant ones (issue 22, the
-8-env chain bar)? An experiment, not a feature: env_only's own vector env (`job.make_envs` on the
+"""Do the emulators step slower on the loop's actions than on env_only's constant ones (the loop held
+to 0.95 of its chain bound at 8 envs)? An experiment, not a feature: env_only's own vector env (`job.make_envs` on the
 composed config, blocking steps as env_only's groups=1 takes them) steps chunks of --steps with NOOP
 (env_only's actions) and with actions drawn uniformly (an untrained policy's, about), alternating
 in rounds on the same emulators, and prints each kind's mean step and the paired ratio.
 
-Why: the eleventh session's profile put the loop's emulator side (send to recv) 0.06 ms a step over
+Why: the profile of 2026-12-02 (commit 21efb99, docs/results/2026-12-02-h200) put the loop's emulator side (send to recv) 0.06 ms a step over
 env_only's interleaved step at 8 envs. If the emulators' own step depends on the actions (the
 paddle moving, longer rallies, fewer resets), env_only's constant actions would time a different
 workload than the loop's, and the chain bound's t_env with it.

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 10's grid, one or more rounds at the given env counts, in one sweep folder:
+# Every loop on every backend, one or more rounds at the given env counts, in one sweep folder:
 # env_only (1 and 2 batches), step, sendrecv and async (2 batches) on ale, envpool and
 # gymnasium, graphed agent, phase clocks on. Hydra varies the last override fastest, so
 # the three backends of one loop run back to back (the pairs the collector compares);

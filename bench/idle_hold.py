@@ -1,9 +1,9 @@
 """Run a command while this process asks Linux to keep every CPU out of its deeper idle states
-(issue 22, the 1- and 8-env chain bars). An experiment, not a feature.
+(the loop held to 0.95 of its chain bound at 1 and 8 envs). An experiment, not a feature.
 
 Why: the loop's thread blocks in ale-py's recv while its emulator steps, and an emulator thread
-blocks while the act runs; both wake about a millisecond later. The seventh and eighth sessions
-measured that a launch after the thread blocked costs 0.05-0.1 ms more than back to back, and that
+blocks while the act runs; both wake about a millisecond later. The runs of 2026-12-01 at
+2ec764f and be36810 measured that a launch after the thread blocked costs 0.05-0.1 ms more than back to back, and that
 a plain sleep reproduces it. If the CPU (or, in a virtual machine, the vCPU's halt) is what makes
 the wake-up slow, holding a PM QoS request of 0 us on /dev/cpu_dma_latency (the kernel's documented
 interface: the request holds while the file stays open, and ends with this process) makes idle
@@ -14,8 +14,8 @@ On the H200's machine (a Firecracker/KVM guest) there is no cpuidle driver: an i
 whatever the request says. --spin instead keeps every vCPU busy with a spinning process of the
 lowest priority (SCHED_IDLE, one pinned to each CPU; separate processes, so no GIL): a CPU running
 only such a task never halts, and any thread that wakes there preempts it at once. If the wake-up
-shrinks with it, the cost is the halted vCPU's, outside what a loop can change. It did (ninth
-session, docs/results/2026-12-01-h200: the hold changed nothing, the spinners removed the wake-up).
+shrinks with it, the cost is the halted vCPU's, outside what a loop can change. It did (2026-12-01,
+commit e0dd2f5, docs/results/2026-12-01-h200: the hold changed nothing, the spinners removed the wake-up).
 
     python bench/idle_hold.py --hold -- python bench/wake_probe.py --num-envs 8
     python bench/idle_hold.py --spin -- python bench/wake_probe.py --num-envs 8

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 22's bar at many envs: graphed PPO's async loop with agent.overlap against env_only at the
+# The loop against its emulators at many envs: graphed PPO's async loop with agent.overlap against env_only at the
 # same batches, read rep by rep inside each job (schedule.interleave=env_only: env_only timed after
 # each of the loop's reps, over the same emulators in the same process), one job per round, rounds
 # back to back; the collector's interleaved section pools the pairs. One job per round, since at 256

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 22 on the GPU machine: graphed PPO's loops with and without agent.overlap beside the probes
+# On the GPU machine: graphed PPO's loops with and without agent.overlap beside the probes
 # that bound them (env_only once, agent_only with and without overlap), at the same batches, in
 # paired rounds, as one sweep (rounds outermost, so each round's jobs run back to back). A mode
 # that does not apply at a groups value (step at 2, async at 1) is skipped by the sweep.

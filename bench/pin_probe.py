@@ -1,5 +1,5 @@
 """Does pinning the loop's thread and the emulator threads to cores of their own close the gap to
-the chain bound at 1 and 8 envs (issue 22)? An experiment, not a feature: it builds the job's own
+the chain bound at 1 and 8 envs? An experiment, not a feature: it builds the job's own
 driver in this process (as bench/startup_profile.py does) and times env_only, agent_only and
 sendrecv, unpinned and pinned, alternating in paired rounds.
 
@@ -7,7 +7,7 @@ Pinned: the loop's thread on core 0, and ale-py's emulator threads on cores 1 to
 `thread_affinity_offset`, which counts absolute core ids: the script refuses when the process's
 cores are not 0..k-1), through a backend registered here, so that job.build makes the rest.
 
-Why it might: the fourth session's profiled rep put most of the 1-env gap in the act's launch right
+Why it might: the profiled rep of 2026-12-01 (commit 0824d0f) put most of the 1-env gap in the act's launch right
 after a recv (0.128 ms against 0.042 ms back to back in agent_only); a thread that wakes on the core
 an emulator just ran on starts with that emulator's caches.
 

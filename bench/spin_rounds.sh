@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 22 on the GPU machine: sweeps in paired rounds, each round once as the machine is and once
+# On the GPU machine: sweeps in paired rounds, each round once as the machine is and once
 # with a SCHED_IDLE spinner on every CPU (bench/idle_hold.py --spin: no vCPU halts, so a thread
 # that wakes does not wait for one), back to back. A NAME:"OVERRIDES" pair per sweep (run.py -m
 # with OVERRIDES round=R, stall_timeout_s=45); its results go under OUT/<none|spin>/r<R>/NAME, to

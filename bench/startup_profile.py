@@ -1,4 +1,4 @@
-"""Where a learning run's time before its loop goes (issue 22): each stage of a job's start, timed.
+"""Where a learning run's time before its loop goes: each stage of a job's start, timed.
 
 Runs the stages a job runs (job.build's parts, then the loop's first step and first update) in this
 process, with the config `run.py` would compose, and prints each stage's seconds, counting from

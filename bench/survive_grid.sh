@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 23 on the GPU machine: learning runs side by side with their emulator threads oversubscribing
+# On the GPU machine: learning runs side by side with their emulator threads oversubscribing
 # the cores (ale-py 0.12.1's async batches then repeat an env now and then), and one more with that
 # fault injected, all of +preset=learn cut to MAX_SECONDS; each record's faults say what it survived.
 #   bash bench/survive_grid.sh OUT [MAX_SECONDS] [JOBS]

@@ -1,5 +1,5 @@
-"""Does launching the act graph cost more right after the loop's thread blocked (issue 22, the 1- and
-8-env chain bars)? An experiment, not a feature: the job's own sendrecv driver (1 env, or
+"""Does launching the act graph cost more right after the loop's thread blocked (the loop held to 0.95
+of its chain bound at 1 and 8 envs)? An experiment, not a feature: the job's own sendrecv driver (1 env, or
 --num-envs in one batch) is built in this process (as bench/pin_probe.py does), and the same graphed
 act, on the same staged frames, is timed after four kinds of wait, alternating in rounds:
 
@@ -9,7 +9,7 @@ act, on the same staged frames, is timed after four kinds of wait, alternating i
 - sleep: the thread blocked in the kernel for about as long (time.sleep);
 - recv:  the loop's own wait: the actions sent to ale-py's emulator, then its blocking recv.
 
-Why: the fourth session's profiled 1-env rep put most of the loop's gap to the chain bound in the
+Why: the profiled 1-env rep of 2026-12-01 (commit 0824d0f) put most of the loop's gap to the chain bound in the
 act's launch right after a recv (0.128 ms, against 0.042 ms back to back in agent_only). If a
 launch after sleep or recv costs that much more and after spin does not, the cost is the thread's
 wake-up, which any loop that blocks while its emulator steps pays, and which t_agent, measured

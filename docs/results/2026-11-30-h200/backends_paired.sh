@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 10, cut to the device budget left: each backend's best loop, paired rounds.
+# The three backends in paired rounds, cut to the device budget left: each backend's best loop, paired rounds.
 # ale and envpool: async in 2 batches; gymnasium: step (it has no batches).
 # Round outermost, 256 envs before 64, the backends of one size back to back.
 # Round 1 pairs ale with envpool first (the close call), gymnasium after if time is left;

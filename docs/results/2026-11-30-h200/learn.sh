@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 12 on the H200, from the checkout root with the device wheels installed:
+# PPO on Pong on the H200, from the checkout root with the device wheels installed:
 #   bash docs/results/2026-11-30-h200/learn.sh tests /tmp/learn   # CUDA tests of graphed PPO
 #   bash docs/results/2026-11-30-h200/learn.sh solo  /tmp/learn [MODE]   # one learning run alone on the machine
 #   bash docs/results/2026-11-30-h200/learn.sh seeds /tmp/learn [MODES] [ENV_STEPS] [MAX_SECONDS] [NUM_ENVS]
