@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from .config import AgentConfig, EnvConfig, ScheduleConfig
+from .record_checks import disagreement, why_unreadable
 from .registry import ALGOS, RUNTIMES
 
 SCHEMA = 1
@@ -223,19 +224,21 @@ def _check_types(record: dict) -> None:
 def read_result(path: Path) -> dict:
     """Load and check one result file; raise BadResult saying what is wrong.
 
-    Types are checked, not only presence, so that a file that would break the collector (or
-    read `true` as 1.0) is refused with one reason, and resume runs such a job again.
+    Types are checked, not only presence, and the figures against each other (record_checks), so
+    that a file that would break the collector, read `true` as 1.0 or table reps its own seconds deny
+    is refused with one reason, and resume runs such a job again.
     """
+    text = None
     try:
-        record = json.loads(Path(path).read_text())
+        record = json.loads(text := Path(path).read_bytes().decode())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise BadResult(f"unreadable: {e}") from None
+        raise BadResult(why_unreadable(e, text)) from None
     if not isinstance(record, dict):
         raise BadResult("not a JSON object")
     bad = non_finite(record)  # Python's json reads NaN and Infinity, which are not JSON
     if bad:
         where, value = bad[0]
-        raise BadResult(f"{where}: {value}, expected a finite number (JSON has no NaN or Infinity)")
+        raise BadResult(f"{where}: non-finite number ({json.dumps(value)}); JSON has no NaN or Infinity")
     if record.get("schema") != SCHEMA or _kind(record.get("schema")) != "integer":
         raise BadResult(f"schema={record.get('schema')!r}, expected {SCHEMA}")
     missing = [k for k in REQUIRED if k not in record]
@@ -248,6 +251,9 @@ def read_result(path: Path) -> dict:
         reps = (record.get("throughput") or {}).get("reps")
         if not reps or not all(x > 0 for x in reps):
             raise BadResult("status ok but throughput.reps is empty or not positive numbers")
+    disagrees = record.get("throughput") and disagreement(record["throughput"])
+    if disagrees:
+        raise BadResult(disagrees)
     for key in TIMES:
         value = record["timing"].get(key)
         if value is None:

@@ -292,13 +292,13 @@ def test_corrupt_and_failed_are_reported_and_the_rest_collected(tmp_path, capsys
     wrong.parent.mkdir()
     wrong.write_text(json.dumps({**json.loads(good.read_text()), "schema": 2}))
     c = collect([tmp_path], plot=False)
-    assert [(b["path"], b["reason"].split(":")[0]) for b in c.bad] == [(str(torn), "unreadable"),
-                                                                       (str(wrong), "schema=2, expected 1")]
+    assert [(b["path"], b["reason"]) for b in c.bad] == [(str(torn), "not valid JSON: truncated"),
+                                                         (str(wrong), "schema=2, expected 1")]
     assert c.failed == [{"path": str(failed), "mode": "sendrecv", "num_envs": 16, "error": "RuntimeError: boom"}]
     assert list(c.table["mode"]) == ["step"] and row(c, "step", 8)["mean"] == 105.0
     out = capsys.readouterr().out
     assert f"- {failed} (sendrecv, num_envs=16): RuntimeError: boom" in out
-    assert f"- {torn}: unreadable" in out and f"- {wrong}: schema=2" in out
+    assert f"- {torn}: not valid JSON: truncated" in out and f"- {wrong}: schema=2" in out
     assert json.loads((tmp_path / "summary" / "chart.json").read_text())["stepRaw"][0]["thr"] == 105
 
 

@@ -144,3 +144,75 @@ def test_a_job_folder_that_cannot_be_made_fails_that_job_not_the_sweep(tmp_path)
     assert later.exists() and json.loads(later.read_text())["status"] == "skipped"  # the sweep went on
     assert not any("Traceback" in line for line in lines), lines
     assert [line for line in lines if "FAILED" in line and blocked.name in line], lines
+
+
+# ---------------------------------------------------------------- a record's figures agree with each other
+
+from pathlib import Path  # noqa: E402
+
+from ppo_bench import stats  # noqa: E402
+
+DOCS_RESULTS = ROOT / "docs" / "results"
+
+
+def measured_record(steps: int = 16, seconds=(1.5, 1.6)) -> dict:
+    """An ok record of this config, its figures derived as the job derives them: each rep is its env
+    steps over its seconds, mean and ci95 from the reps."""
+    record = a_record()
+    reps = [steps / s for s in seconds]
+    record["status"] = "ok"
+    record["throughput"] = {"unit": results.UNIT, "reps": reps, "seconds": list(seconds),
+                            "env_steps_per_rep": steps, **stats.summary(reps)}
+    return record
+
+
+def _reps(t):
+    t["reps"] = [1e6, 1e6]
+    t.update(stats.summary(t["reps"]))  # mean and ci95 agree with the edited reps; the seconds do not
+
+
+DISAGREE = {  # what is edited -> what the reason says
+    "reps": (_reps, "throughput.reps[0]: 1e+06 env-steps/s, but 16 env steps in 1.5 s make 10.6667"),
+    "mean": (lambda t: t.update(mean=11.0), "throughput.mean: 11, but its reps average 10.3333"),
+    "ci95": (lambda t: t.update(ci95=0.1), "throughput.ci95: 0.1, but its reps give 4.2354"),
+    "one_rep_ci95": (lambda t: t.update(reps=t["reps"][:1], seconds=t["seconds"][:1], mean=t["reps"][0]),
+                     "throughput.ci95: 4.2354, but one rep gives none"),
+    "seconds": (lambda t: t.update(seconds=[1.5]), "throughput.seconds: 1 items for 2 reps"),
+    "steps": (lambda t: t.update(env_steps_per_rep="16"), "throughput.env_steps_per_rep: '16', expected a positive integer"),
+}
+
+
+@pytest.mark.parametrize("edit", sorted(DISAGREE))
+def test_a_record_whose_figures_disagree_is_refused_saying_why(tmp_path, edit):
+    change, reason = DISAGREE[edit]
+    record = measured_record()
+    results.write_atomic(tmp_path / "result.json", record)
+    assert read_result(tmp_path / "result.json")["throughput"] == record["throughput"]
+    change(record["throughput"])
+    (tmp_path / "result.json").write_text(json.dumps(record))
+    with pytest.raises(BadResult) as info:
+        read_result(tmp_path / "result.json")
+    assert str(info.value).startswith(reason), str(info.value)
+
+
+def test_resume_runs_again_a_job_whose_record_disagrees_with_itself(tmp_path, nothing_built, caplog):
+    record = measured_record()
+    results.write_atomic(tmp_path / "result.json", record)
+    assert runner.run(compose_config("resume=true"), output_dir=tmp_path) == record  # consistent: skipped
+    _reps(record["throughput"])
+    results.write_atomic(tmp_path / "result.json", record)
+    with pytest.raises(AssertionError, match="a job process was started"):
+        runner.run(compose_config("resume=true"), output_dir=tmp_path)
+    assert "throughput.reps[0]: 1e+06 env-steps/s, but 16 env steps in 1.5 s make" in caplog.text
+
+
+def test_every_committed_result_reads_as_usable():
+    files = sorted(DOCS_RESULTS.rglob("result.json"))
+    assert len(files) > 1000
+    bad = {}
+    for path in files:
+        try:
+            read_result(path)
+        except BadResult as e:
+            bad[str(path.relative_to(ROOT))] = str(e)
+    assert bad == {}

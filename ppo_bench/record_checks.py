@@ -1,0 +1,80 @@
+"""What makes a result file unusable besides a missing or mistyped field (results.read_result).
+
+- Why it could not be read, in words a listing can show: "empty file", "not valid JSON: truncated"
+  (a job killed while a foreign tool wrote it, a copy cut short), "permission denied", "a folder,
+  not a file".
+- Whether its figures agree with each other. The job derives every figure from what it timed: each
+  repetition's throughput is its env steps over its seconds, the mean and ci95 come from those reps
+  (stats.summary). A record edited by hand, or written by a tool that rounds, says otherwise somewhere,
+  and a table built on it would show figures nothing measured; such a record is refused, naming the
+  figure, so the collector lists it as unusable and resume runs its job again. A figure a record lacks,
+  or holds as null (one the job could not compute: written as null with a warning), is not checked.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Optional
+
+REL_TOL = 1e-6
+"""How far a figure may sit from what its record derives it from (relative): far above float
+rounding (the job computes them in double precision; the committed results agree to 1e-15) and far
+below any edit that would change a table."""
+
+
+def why_unreadable(e: Exception, text: Optional[str]) -> str:
+    """One reason for an OSError, UnicodeDecodeError or JSONDecodeError met reading a result file
+    (`text`: what was read, None if nothing was)."""
+    if isinstance(e, IsADirectoryError):
+        return "a folder, not a file"
+    if isinstance(e, PermissionError):
+        return "permission denied"
+    if isinstance(e, OSError):
+        return f"cannot be read: {e.strerror or e}"
+    if isinstance(e, UnicodeDecodeError):
+        return f"not UTF-8 text (byte {e.start})"
+    if not text or not text.strip():
+        return "empty file"
+    assert isinstance(e, json.JSONDecodeError)
+    cut = e.pos >= len(text.rstrip()) or e.msg.startswith("Unterminated string")  # it ended inside
+    return "not valid JSON: " + ("truncated" if cut else f"{e.msg} (line {e.lineno} column {e.colno})")
+
+
+def _close(a: float, b: float, scale: float) -> bool:
+    return abs(a - b) <= REL_TOL * scale
+
+
+def disagreement(throughput: dict) -> Optional[str]:
+    """What in a record's `throughput` disagrees with the rest of it (None: nothing): each rep against
+    its env steps over its seconds, the mean and the ci95 against the reps. Reps are positive numbers
+    (checked before)."""
+    from .stats import t_half_width  # scipy: imported when a record is read, not with the runner
+
+    reps, seconds, steps = throughput.get("reps") or [], throughput.get("seconds"), throughput.get("env_steps_per_rep")
+    if steps is not None and not (type(steps) is int and steps > 0):
+        return f"throughput.env_steps_per_rep: {steps!r}, expected a positive integer"
+    if seconds is not None:
+        if len(seconds) != len(reps):
+            return f"throughput.seconds: {len(seconds)} items for {len(reps)} reps"
+        for i, (rep, s) in enumerate(zip(reps, seconds)):
+            if s <= 0:
+                return f"throughput.seconds[{i}]: {s:g}, expected a positive number"
+            if steps is not None and not _close(rep, steps / s, rep):
+                return (f"throughput.reps[{i}]: {rep:g} env-steps/s, but {steps} env steps in {s:g} s "
+                        f"make {steps / s:g}")
+    for key in ("mean", "ci95"):
+        value = throughput.get(key)
+        if value is not None and type(value) not in (int, float):
+            return f"throughput.{key}: {value!r}, expected a number"
+    mean = throughput.get("mean")
+    if mean is not None and reps and not _close(mean, math.fsum(reps) / len(reps), mean):
+        return f"throughput.mean: {mean:g}, but its reps average {math.fsum(reps) / len(reps):g}"
+    ci95 = throughput.get("ci95")
+    if ci95 is not None and reps:
+        want = t_half_width(reps)
+        if want is None:
+            return f"throughput.ci95: {ci95:g}, but one rep gives none"
+        if not _close(ci95, want, math.fsum(reps) / len(reps)):  # 0 for equal reps: scaled by the mean
+            return f"throughput.ci95: {ci95:g}, but its reps give {want:g}"
+    return None
