@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import errno
 import itertools
 import json
+import os
 import shutil
 import time
 from datetime import timedelta
+from pathlib import Path
+
+import pytest
 
 from ppo_bench.collect import collect, main
 from test_collect import T0, record, row, write
@@ -118,3 +123,59 @@ def test_two_thousand_overlapping_results_give_a_short_summary_in_bounded_time(t
     assert capsys.readouterr().out == md.decode()
     assert b"Contended: 2000 of 2000 jobs" in md and b": 2000 jobs, e.g. " in md
     assert took < 120, f"collecting 2000 results took {took:.0f} s"
+
+
+def _denied(monkeypatch, path):
+    """`path` refused as the kernel refuses a mode-000 file to anyone but root (who runs this in CI)."""
+    real = Path.read_bytes
+
+    def read_bytes(self):
+        if self == path:
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(self))
+        return real(self)
+
+    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+
+
+def _edited(good: str) -> str:
+    """A record whose reps were edited by hand: its own seconds say 16 env steps took 1.5 s."""
+    rec = json.loads(good)
+    rec["throughput"].update(reps=[1e6, 1e6], seconds=[1.5, 1.5], env_steps_per_rep=16, mean=1e6, ci95=0.0)
+    return json.dumps(rec)
+
+
+NO_NAN = "JSON has no NaN or Infinity"
+UNUSABLE = {  # what the file holds (from a good one's text) -> the reason it is listed with
+    "nan": (lambda good: good.replace("101.0", "NaN"), f"throughput.reps[1]: non-finite number (NaN); {NO_NAN}"),
+    "infinity": (lambda good: good.replace("101.0", "Infinity"),
+                 f"throughput.reps[1]: non-finite number (Infinity); {NO_NAN}"),
+    "truncated": (lambda good: good[:len(good) // 2], "not valid JSON: truncated"),
+    "garbled": (lambda good: good.replace(",", ";", 1), "not valid JSON: Expecting ',' delimiter (line 2 column 14)"),
+    "empty": (lambda good: "", "empty file"),
+    "binary": (lambda good: "\udcff", "not UTF-8 text (byte 0)"),
+    "edited": (_edited, "throughput.reps[0]: 1e+06 env-steps/s, but 16 env steps in 1.5 s make 10.6667"),
+    "unreadable": (None, "permission denied"),
+    "folder": (None, "a folder, not a file"),
+}
+
+
+@pytest.mark.parametrize("kind", list(UNUSABLE))
+def test_every_unusable_file_is_named_with_its_reason_and_fails_the_collection(tmp_path, capsys, monkeypatch, kind):
+    good = write(tmp_path, "good", mode="step", reps=[100.0, 101.0])
+    make, reason = UNUSABLE[kind]
+    bad = tmp_path / "bad" / "result.json"
+    (bad.parent / ".hydra").mkdir(parents=True)  # a job's folder, as Hydra leaves it
+    if kind == "folder":
+        bad.mkdir()
+    else:
+        bad.write_bytes((make(good.read_text()) if make else good.read_text()).encode(errors="surrogateescape"))
+    if kind == "unreadable":
+        bad.chmod(0)
+        _denied(monkeypatch, bad)
+    assert main([str(tmp_path), "--no-plot"]) == 1
+    err = capsys.readouterr().err
+    assert f"ppo_bench.collect: {bad}: {reason}" in err.splitlines() and "Traceback" not in err
+    md = (tmp_path / "summary" / "table.md").read_text()
+    assert md.split("**Unusable files**\n\n")[1].startswith(f"- {bad}: {reason}\n")
+    assert "**No result" not in md  # the job wrote something: what is wrong is said above
+    assert "| 8 | 100 ± " in md and "1000000" not in md  # the usable one is still tabled, alone

@@ -50,11 +50,11 @@ NON_FINITE = {  # where the number is -> the field the reason names
 @pytest.mark.parametrize("where", sorted(NON_FINITE))
 def test_a_non_finite_number_makes_the_file_unusable(tmp_path, capsys, where):
     """Needs results.read_result to refuse NaN/Infinity (the reason naming the field); the collector
-    lists such a file as unusable like any other bad file and collects the rest."""
+    lists such a file as unusable like any other bad file, collects the rest and exits 1."""
     change, field = NON_FINITE[where]
     learn(tmp_path, "good", [0.0, 5.0, 10.0], seed=0)
     bad = _with(learn(tmp_path, "bad", [0.0, 5.0, 10.0], seed=1), change)
-    assert main([str(tmp_path), "--no-plot"]) == 0
+    assert main([str(tmp_path), "--no-plot"]) == 1  # unusable input: said, and the rest collected
     out = capsys.readouterr().out
     c = collect([tmp_path], plot=False)
     assert [b["path"] for b in c.bad] == [str(bad)] and field in c.bad[0]["reason"]

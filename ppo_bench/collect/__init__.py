@@ -36,7 +36,9 @@ compared or merged is decided by the configs, not by where the files lie:
   does not apply, never a failure), unusable files (a file with a number that
   is not finite, NaN or Infinity, among them), job folders without a result,
   folders that could not be read and paths that do not exist are listed in
-  table.md; the last two are also said on stderr and make the exit status 1.
+  table.md; unusable files (each with its reason: "empty file", "not valid JSON: truncated",
+  "permission denied", "a folder, not a file", a figure that disagrees with the record's own
+  others...), unreadable folders and missing paths are also said on stderr and make the exit status 1.
 
 Groups that differ only in `env.backend` are also put side by side (a section of table.md and
 backends.csv): per configuration, mode and num_envs, each backend's throughput and its ratio to

@@ -4,7 +4,10 @@ collect() builds a collection (report: every section in order), prints its table
 the out dir: it is what the command line and the end of a multirun (sweep.py) call.
 main() is the command line around it: a CollectError (an --out or --baseline it cannot
 use) becomes one line naming the path, exit 1; exit 0 only when something usable was
-collected, every path given exists and every folder under them could be read.
+collected, every path given exists, every folder under them could be read and every result file
+found could be used (each one that could not is one line on stderr with its reason, and listed in
+table.md; the usable ones are still tabled). Failed and skipped jobs, and job folders without a
+result, are the jobs' outcome, not unusable input: listed, exit 0.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ def collect(paths: list[Path], out_dir: Optional[Path] = None, baseline: Optiona
     c.markdown = report.markdown(c)
     for p in c.missing:
         print(f"{PROG}: {p}: no such file or directory", file=sys.stderr)
-    for line in c.unreadable:
+    for line in c.unreadable + [f"{b['path']}: {b['reason']}" for b in c.bad]:
         print(f"{PROG}: {line}", file=sys.stderr)
     found = [p for p in paths if p.exists()]
     if not (c.ok or c.failed or c.skipped or c.bad or c.no_result):
@@ -68,4 +71,4 @@ def main(argv: Optional[list[str]] = None) -> int:
     except CollectError as e:
         print(f"{PROG}: {e}", file=sys.stderr)
         return 1
-    return 0 if c.ok and not c.missing and not c.unreadable else 1
+    return 0 if c.ok and not (c.missing or c.unreadable or c.bad) else 1

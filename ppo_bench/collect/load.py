@@ -105,8 +105,9 @@ class Collection:
 
 def walk(paths: list[Path]) -> tuple[list[Path], list[str], list[str]]:
     """What lies under the paths: result files (each once, named as found, so reports show the paths
-    users gave), job folders (Hydra's `.hydra/` or a run log in them) without a result file, and
-    folders that could not be listed ("path: why"), which are reported, never skipped silently.
+    users gave; a folder named like one too, which reads as unusable, not as a job without a result),
+    job folders (Hydra's `.hydra/` or a run log in them) without a result file, and folders that
+    could not be listed ("path: why"), which are reported, never skipped silently.
 
     Symbolic links to folders are not followed (as Path.rglob did).
     """
@@ -119,9 +120,11 @@ def walk(paths: list[Path]) -> tuple[list[Path], list[str], list[str]]:
         failed = lambda e: unreadable.append(f"{e.filename}: {e.strerror or e}")  # noqa: E731
         for folder, dirs, files in os.walk(p, onerror=failed):
             here = Path(folder)
-            if results.FILENAME in files:
+            if results.FILENAME in files or results.FILENAME in dirs:  # a folder in its place: read_result says so
                 f = here / results.FILENAME
                 found.setdefault(f.resolve(), f)
+                if results.FILENAME in dirs:
+                    dirs.remove(results.FILENAME)
             elif any(m in dirs or m in files for m in RUN_MARKERS):
                 unfinished.add(str(here))
     return sorted(found.values()), sorted(unfinished), sorted(unreadable)
