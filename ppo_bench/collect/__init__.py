@@ -88,8 +88,11 @@ Figures are rounded only when rendered (table.md, chart arrays); table.csv keeps
 full precision and the raw reps, so a later collection can use it as a baseline.
 Every .json and .js it writes is strict JSON: a figure that is not finite is null.
 
-The out dir. A collection never deletes a file it did not write. It records what
-it wrote in the out dir's manifest, `.collect.json` (each file's path and
+The out dir. A summary is written all or nothing: its files go first into a folder of their own
+inside the out dir (`.collect-*`), then are swapped in by renames with Ctrl-C and SIGTERM held back,
+so whatever stops a collection (Ctrl-C, a full disk, an error) leaves the previous summary as it
+was, and no half-written file or temporary folder. A collection never deletes a file it did not
+write. It records what it wrote in the out dir's manifest, `.collect.json` (each file's path and
 sha256, and the folders it created); the next collection into that dir deletes
 exactly the files listed there that are still as written (a file changed since
 is kept), and a listed folder only when that leaves it empty. Nothing else is

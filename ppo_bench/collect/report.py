@@ -10,7 +10,8 @@ writes report.html (every section's charts and table.md on one offline page) and
 it in its first line. Each section's write returns the
 files it wrote; they go into the out dir's manifest (MANIFEST), and a later collection into that
 dir deletes those files (as written, unchanged) and nothing else (`remove_earlier`). Writing
-holds a lock on the out dir (`locked`), so two collections never leave a mix of both.
+holds a lock on the out dir (`locked`), so two collections never leave a mix of both, and is all or
+nothing (`write`): the files are written aside, then swapped in (`commit`).
 """
 
 from __future__ import annotations
@@ -20,11 +21,14 @@ import fcntl
 import hashlib
 import json
 import os
+import shutil
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Optional
 
+from ..signals import signals_deferred
 from . import baseline, bounds, html, integrity, learning, limits, phases, side_by_side, throughput
 from .common import can_plot
 from .load import CollectError, Collection, load_jobs
@@ -32,6 +36,7 @@ from .load import CollectError, Collection, load_jobs
 WRITERS = (throughput, side_by_side, limits, phases, learning)  # the sections with files; table.csv is written first
 TABLE_MD = "table.md"
 MANIFEST = ".collect.json"  # in the out dir: what the last collection wrote there (see remove_earlier)
+ASIDE = ".collect-"  # in the out dir: the folder a collection is written into before it is swapped in (write)
 LOCK_WAIT_S = 60.0  # how long a second collector into one out dir waits for the first (see locked)
 LOCK_POLL_S = 0.1
 
@@ -67,30 +72,73 @@ def markdown(c: Collection) -> str:
 
 
 def write(c: Collection, out: Path, plot: bool) -> None:
-    """Every section's files and table.md into `out`, under its lock (`locked`); first what an earlier
-    collection wrote there goes (`remove_earlier`), last the manifest of what this one wrote."""
+    """Every section's files and table.md into `out`, all or nothing, under its lock (`locked`).
+
+    They are written first into a folder of their own inside `out` (ASIDE), then swapped in (`commit`).
+    Whatever stops the writing (Ctrl-C, a full disk, a section's error) leaves `out` as it was, with
+    no half-written file and no manifest of one, and that folder is removed (so is `out` itself where
+    this collection made it and left it empty). Inside `out`, not beside it: its parent may be a
+    folder this collection may not write in."""
     if out.exists() and not out.is_dir():
         raise CollectError(out, "not a directory")
+    made = not out.exists()
     out.mkdir(parents=True, exist_ok=True)
-    with locked(out):
-        ours = remove_earlier(out)
-        before = {d for d in out.iterdir() if d.is_dir()}
-        written = []
-        try:
-            draw = plot and c.ok and can_plot()
-            if plot and c.ok and not draw:
-                print("plot skipped: matplotlib is not importable (pip install 'ppo-bench[plot]')", file=sys.stderr)
-            for section in WRITERS:
-                written += section.write(c, out, draw)
-            page = html.write(c, out, draw)
-            written += page
-            (out / TABLE_MD).write_text(html.link(c.markdown) if page else c.markdown)
-            written.append(out / TABLE_MD)
-        except BaseException:
-            with contextlib.suppress(OSError):  # what did get written is still this collection's
-                save_manifest(out, written, ours | ({f.parent for f in written} - before - {out}))
-            raise
-        save_manifest(out, written, ours | ({f.parent for f in written} - before - {out}))
+    try:
+        with locked(out):
+            aside = Path(tempfile.mkdtemp(prefix=ASIDE, dir=out))
+            try:
+                commit(aside, out, _write_sections(c, aside, plot))
+            except OSError as e:  # named where the file was to go, not where it was written first
+                if e.filename and Path(e.filename).is_relative_to(aside):
+                    e.filename = str(out / Path(e.filename).relative_to(aside))
+                raise
+            finally:
+                with signals_deferred():  # a second Ctrl-C must not leave the folder behind
+                    shutil.rmtree(aside, ignore_errors=True)
+    except BaseException:
+        if made:
+            with contextlib.suppress(OSError):
+                out.rmdir()  # only when empty
+        raise
+
+
+def _write_sections(c: Collection, aside: Path, plot: bool) -> list[Path]:
+    """Every section's files, the page and table.md into `aside`; the files written."""
+    draw = plot and c.ok and can_plot()
+    if plot and c.ok and not draw:
+        print("plot skipped: matplotlib is not importable (pip install 'ppo-bench[plot]')", file=sys.stderr)
+    written = []
+    for section in WRITERS:
+        written += section.write(c, aside, draw)
+    page = html.write(c, aside, draw)
+    written += page
+    (aside / TABLE_MD).write_text(html.link(c.markdown) if page else c.markdown)
+    return written + [aside / TABLE_MD]
+
+
+def commit(aside: Path, out: Path, written: list[Path]) -> None:
+    """Swap the collection written in `aside` into `out`: what the earlier collection wrote there goes
+    (`remove_earlier`), each new file is renamed into its place, the manifest last.
+
+    Everything that can fail for want of room or a clear way is done first: the manifest is written in
+    `aside`, and a folder where a file goes (or a file where a folder goes) stops it before anything
+    changed. What is left are renames and deletions on one file system, done with Ctrl-C and SIGTERM
+    held back (signals_deferred), so no interruption leaves a mix of two summaries."""
+    files = sorted({f.relative_to(aside) for f in written if f.is_file()})
+    folders = {d for f in files for d in f.parents if d.parts}
+    in_the_way = [out / f for f in files if (out / f).is_dir()] + [
+        out / d for d in folders if (out / d).exists() and not (out / d).is_dir()]
+    if in_the_way:
+        raise CollectError(in_the_way[0], "in the way of the summary's own file or folder of that name")
+    earlier = read_manifest(out)
+    created = {str(d) for d in folders if not (out / d).exists()}
+    kept = {d for d in earlier[1] if isinstance(d, str) and (out / d).is_dir()}  # still the collector's
+    save_manifest(aside, files, created | kept)
+    with signals_deferred():
+        remove_earlier(out, *earlier)
+        for f in [*files, Path(MANIFEST)]:
+            (out / f).parent.mkdir(parents=True, exist_ok=True)
+            os.replace(aside / f, out / f)
 
 
 @contextlib.contextmanager
@@ -165,45 +213,42 @@ def _own(out: Path, rel: str) -> Optional[Path]:
     return path
 
 
-def remove_earlier(out: Path) -> set[Path]:
-    """Delete what an earlier collection wrote into `out`, as its manifest (MANIFEST) lists it; return the
-    folders it created that remain (they hold something else now, and stay listed as the collector's).
-
-    Only a listed file still as it was written (same sha256) is deleted, and only a listed folder left
-    empty is removed: a file a user put there or changed since, an earlier summary in a folder below
-    (`collect SWEEP --out SWEEP`), a folder without a manifest are never touched. Otherwise charts of
-    configurations no longer present, or a phase table when nothing is profiled now, would survive as
-    if current; a file of the collector's own names that it did not list is replaced when written again.
-    """
+def read_manifest(out: Path) -> tuple[dict, list]:
+    """The files (path in `out` -> sha256) and folders that the earlier collection's MANIFEST lists;
+    none where there is none, or where it is not one (said in one line: then nothing is removed)."""
     try:
         manifest = json.loads((out / MANIFEST).read_text())
-        files, dirs = dict(manifest["files"]), list(manifest["dirs"])
+        return dict(manifest["files"]), list(manifest["dirs"])
     except FileNotFoundError:
-        return set()
+        return {}, []
     except (OSError, ValueError, TypeError, KeyError) as e:
         print(f"ppo_bench.collect: {out / MANIFEST}: not a manifest ({e}); nothing earlier is removed",
               file=sys.stderr)
-        return set()
+        return {}, []
+
+
+def remove_earlier(out: Path, files: dict, dirs: list) -> None:
+    """Delete what an earlier collection wrote into `out`, as its manifest (`read_manifest`) lists it.
+
+    Only a listed file still as it was written (same sha256) is deleted, and only a listed folder left
+    empty is removed: a file a user put there or changed since, an earlier summary in a folder below
+    (`collect SWEEP --out SWEEP`), a folder without a manifest are never touched (a listed folder that
+    stays, holding something else now, stays listed as the collector's). Otherwise charts of
+    configurations no longer present, or a phase table when nothing is profiled now, would survive as
+    if current; a file of the collector's own names that it did not list is replaced when written again.
+    """
     for rel, sha in files.items():
         path = _own(out, rel)
         if path is not None and path.is_file() and digest(path) == sha:
             path.unlink()
-    kept = set()
     for path in sorted(filter(None, (_own(out, rel) for rel in dirs)), key=lambda d: len(d.parts), reverse=True):
-        if path.is_dir() and path != out:
-            if any(path.iterdir()):
-                kept.add(path)
-            else:
-                path.rmdir()
-    return kept
+        if path.is_dir() and path != out and not any(path.iterdir()):
+            path.rmdir()
 
 
-def save_manifest(out: Path, written: list[Path], dirs: set[Path]) -> None:
-    """MANIFEST: the files this collection wrote (path in `out`, sha256) and the folders it created,
-    written whole (a temporary file renamed over the old one)."""
+def save_manifest(folder: Path, files: list[Path], dirs: set[str]) -> None:
+    """MANIFEST in `folder`: the files a collection wrote (paths relative to it, sha256) and the folders it
+    created in the out dir (a later collection removes them only when empty)."""
     manifest = {"written_by": "ppo_bench.collect: what a later collection into this folder may delete",
-                "files": {str(f.relative_to(out)): digest(f) for f in written if f.is_file()},
-                "dirs": sorted(str(d.relative_to(out)) for d in dirs if d.is_dir())}
-    tmp = out / (MANIFEST + ".tmp")
-    tmp.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
-    os.replace(tmp, out / MANIFEST)
+                "files": {str(f): digest(folder / f) for f in files}, "dirs": sorted(dirs)}
+    (folder / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")

@@ -1,0 +1,87 @@
+"""A summary is written all or nothing: whatever stops a collection (Ctrl-C, a full disk) leaves the
+previous summary as it was, with no half-written file and no temporary folder behind."""
+
+from __future__ import annotations
+
+import errno
+import os
+
+import pytest
+
+from ppo_bench.collect import CollectError, collect, html, report
+from test_collect import write
+
+
+def snapshot(folder):
+    """Every file (bytes) and folder under `folder`, by relative path."""
+    return {str(p.relative_to(folder)): (p.read_bytes() if p.is_file() else None) for p in folder.rglob("*")}
+
+
+@pytest.fixture
+def earlier(tmp_path):
+    """A sweep collected once, with a user's note in its summary, then a job more: a collection now
+    would change the summary."""
+    write(tmp_path, "s", mode="step", reps=[100.0, 101.0])
+    collect([tmp_path], plot=False)
+    out = tmp_path / "summary"
+    (out / "notes.txt").write_text("mine")
+    write(tmp_path, "r", mode="sendrecv", reps=[150.0, 151.0])
+    return out, snapshot(out)
+
+
+def _fails(monkeypatch, error):
+    """html.write, which runs after table.csv and the charts are written, raises `error`."""
+    def fail(*args, **kwargs):
+        raise error
+    monkeypatch.setattr(html, "write", fail)
+
+
+def test_ctrl_c_while_writing_leaves_the_previous_summary_as_it_was(tmp_path, monkeypatch, earlier):
+    out, before = earlier
+    _fails(monkeypatch, KeyboardInterrupt())
+    with pytest.raises(KeyboardInterrupt):
+        collect([tmp_path], plot=False)
+    assert snapshot(out) == before  # no temporary folder either
+    monkeypatch.undo()
+    collect([tmp_path], plot=False)  # the next collection replaces it whole, the note kept
+    assert "| 8 | 100 ± 6 | 150 ± 6 |" in (out / "table.md").read_text() and (out / "notes.txt").read_text() == "mine"
+    assert not [p for p in out.iterdir() if p.name.startswith(report.ASIDE)]
+
+
+def test_a_full_disk_leaves_the_previous_summary_and_names_the_file(tmp_path, monkeypatch, earlier):
+    out, before = earlier
+    _fails(monkeypatch, OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(out / "x" / "report.html")))
+    with pytest.raises(CollectError, match="No space left on device"):
+        collect([tmp_path], plot=False)
+    assert snapshot(out) == before  # no 0-byte table.csv, no .collect.json.tmp
+
+
+def test_a_file_written_aside_is_named_where_it_was_to_go(tmp_path, monkeypatch):
+    write(tmp_path, "s", mode="step", reps=[100.0, 101.0])
+
+    def full(self, path, *args, **kwargs):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+
+    monkeypatch.setattr("pandas.DataFrame.to_csv", full)
+    with pytest.raises(CollectError, match=f"^{tmp_path / 'summary' / 'table.csv'}: No space left on device$"):
+        collect([tmp_path], plot=False)
+    assert not (tmp_path / "summary").exists()  # made for this collection, left empty: gone
+
+
+def test_a_first_collection_stopped_leaves_no_summary_folder(tmp_path, monkeypatch):
+    write(tmp_path, "s", mode="step", reps=[100.0, 101.0])
+    _fails(monkeypatch, KeyboardInterrupt())
+    with pytest.raises(KeyboardInterrupt):
+        collect([tmp_path], plot=False)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s"]
+
+
+def test_a_folder_in_the_way_stops_it_before_anything_changes(tmp_path, earlier):
+    out, _ = earlier
+    (out / "chart.js").unlink()
+    (out / "chart.js").mkdir()  # where the summary writes a file
+    (out / "chart.js" / "mine.txt").write_text("x")
+    before = snapshot(out)
+    with pytest.raises(CollectError, match="chart.js: in the way of the summary's own file"):
+        collect([tmp_path], plot=False)
+    assert snapshot(out) == before
