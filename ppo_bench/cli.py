@@ -10,7 +10,9 @@ config or the task function, and exits 0 or 1 without regard to the jobs. Here:
   task function counts it instead of raising (see sweep);
 - Ctrl-C, SIGTERM and SIGHUP (the terminal closed) stop the job in progress (its
   record says so) and the sweep, which still collects its summary and releases
-  its lock; the exit status is 130, 143 or 129;
+  its lock; the exit status is 130, 143 or 129. One line says what was stopped: the
+  job in progress, no job (between jobs), or the summary (sweep.collect_sweep: the
+  summary is written all or nothing, so the previous one is kept);
 - a sweep folder that cannot be written is one line; a job folder that Hydra cannot
   make or write (read-only, a file in its place) fails that job, in one line, and the
   sweep goes on (`guard_job_folders`);
@@ -19,7 +21,9 @@ config or the task function, and exits 0 or 1 without regard to the jobs. Here:
 
 from __future__ import annotations
 
+import functools
 import os
+import signal
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -30,18 +34,44 @@ from omegaconf import DictConfig
 from omegaconf.errors import ConfigAttributeError, ConfigKeyError
 
 from . import keys, sweep
-from .signals import Terminated, one_line, raise_on_sigterm
+from .signals import HANDLED, Terminated, one_line, raise_on_sigterm
 from .runner import JobFailed, run
+
+
+STOPPED_IN_JOB = False
+"""Whether the signal that ends the command came while a job ran (`job`): main's line says so."""
+SIGNALS: list[int] = []
+"""The stop signals that reached this process, noted before they raise as usual (`note_signals`):
+where the part they stopped ended its own interruption (the summary: sweep.collect_sweep), the
+exit status still says the command was stopped."""
 
 
 def job(cfg: DictConfig) -> None:
     """Hydra's task function: one job; its failure is in its record and its log line."""
+    global STOPPED_IN_JOB
     try:
         run(cfg)
     except JobFailed:
         if not sweep.jobs_run_here():
             raise  # the job's own process: its launcher hands the failure back to the sweep
         sweep.OUTCOME.failed_jobs += 1
+    except (KeyboardInterrupt, Terminated):
+        STOPPED_IN_JOB = True
+        raise
+
+
+def note_signals() -> None:
+    """Note each Ctrl-C, SIGTERM and SIGHUP in SIGNALS, then handle it as before; a signal that is
+    ignored (Ctrl-C in a shell's background job) stays ignored."""
+    for signum in (signal.SIGINT, *HANDLED):
+        handler = signal.getsignal(signum)
+        if callable(handler):
+            signal.signal(signum, functools.partial(_noted, handler))
+
+
+def _noted(handler: Callable, signum: int, frame) -> None:
+    SIGNALS.append(signum)
+    handler(signum, frame)
 
 
 def refusal_line(e: HydraException) -> str:
@@ -127,13 +157,14 @@ def main(hydra_main: Callable[[], None]) -> int:
     full_error = os.environ.get("HYDRA_FULL_ERROR") == "1"
     os.environ["HYDRA_FULL_ERROR"] = "1"
     raise_on_sigterm()
+    note_signals()
     guard_job_folders()
     try:
         hydra_main()
     except (KeyboardInterrupt, Terminated) as e:
         by = "Ctrl-C" if isinstance(e, KeyboardInterrupt) else str(e)
-        print(f"stopped by {by}: the job in progress is recorded as failed; "
-              "run again with resume=true to finish", file=sys.stderr)
+        what = "the job in progress is recorded as failed" if STOPPED_IN_JOB else "no job was in progress"
+        print(f"stopped by {by}: {what}; run again with resume=true to finish", file=sys.stderr)
         return 130 if isinstance(e, KeyboardInterrupt) else 128 + e.signum
     except sweep.SweepRefused as e:
         print(e, file=sys.stderr)
@@ -148,4 +179,6 @@ def main(hydra_main: Callable[[], None]) -> int:
             raise
         print(one_line(e).removeprefix("ValueError: "), file=sys.stderr)
         return 1
+    if SIGNALS:  # stopped where it was said already (the summary)
+        return 128 + SIGNALS[-1]
     return sweep.exit_code()

@@ -147,13 +147,42 @@ def jobs_run_here(hydra: Optional[Any] = None) -> bool:
 
 
 def collect_sweep(sweep_dir: Path) -> bool:
-    """Collect into `<sweep dir>/summary`; False (and one logged line) when that failed."""
-    from .collect import collect
+    """Collect into `<sweep dir>/summary`; False (and one logged line) when that failed.
 
+    Ctrl-C, SIGTERM or SIGHUP while collecting stops the collection alone. A summary is written all
+    or nothing, so the previous one is kept (or, where the signal came as the new one was swapped
+    in, the new one is whole: its manifest is another file then); one line says which. It goes no
+    further: from an atexit callback (the summary of a sweep stopped earlier) it printed "Exception
+    ignored" and a traceback, and after the last job it read as a job stopped; the command's exit
+    status still says the signal (cli.main)."""
+    import sys
+
+    from .collect import collect
+    from .collect.report import MANIFEST
+    from .signals import Terminated
+
+    def manifest() -> Optional[tuple]:
+        try:
+            st = (sweep_dir / "summary" / MANIFEST).stat()
+        except OSError:
+            return None
+        return st.st_ino, st.st_mtime_ns
+
+    before = manifest()
     try:
         collect([sweep_dir], out_dir=sweep_dir / "summary")
     except Exception as e:  # the results are on disk; a summary failure must not hide that
         log.error("collecting %s failed: %s (run: python -m ppo_bench.collect %s)", sweep_dir, e, sweep_dir)
+        return False
+    except (KeyboardInterrupt, Terminated) as e:
+        by = "Ctrl-C" if isinstance(e, KeyboardInterrupt) else str(e)
+        after = manifest()
+        if after != before:
+            print(f"stopped by {by} as the summary was written: {sweep_dir / 'summary'} is whole", file=sys.stderr)
+            return True
+        kept = "the previous summary is kept" if before else "none was written"
+        print(f"stopped by {by} while writing the summary: {kept}; run python -m ppo_bench.collect {sweep_dir}",
+              file=sys.stderr)
         return False
     return True
 
@@ -166,6 +195,9 @@ class _Sweep:
             from . import collect as _  # noqa: F401  thread pool's exit hook, and the summary with it
 
     def finish(self) -> None:
+        """Collect (unless collect=false) and release the lock, once: from on_multirun_end, or from atexit
+        where Hydra skipped that (the sweep ended by an exception). Raises nothing a signal raises
+        (collect_sweep)."""
         if self.done:
             return
         self.done = True

@@ -85,3 +85,60 @@ def test_a_folder_in_the_way_stops_it_before_anything_changes(tmp_path, earlier)
     with pytest.raises(CollectError, match="chart.js: in the way of the summary's own file"):
         collect([tmp_path], plot=False)
     assert snapshot(out) == before
+
+
+# ---------------------------------------------------------------- the sweep's own summary
+
+import signal  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+
+from conftest import ROOT, fault_env  # noqa: E402
+from ppo_bench import sweep  # noqa: E402
+
+
+def test_ctrl_c_while_a_sweep_collects_itself_keeps_the_summary_and_says_so(tmp_path, monkeypatch, capsys, earlier):
+    out, before = earlier
+    monkeypatch.setattr(sweep, "OUTCOME", sweep.Outcome())
+    s = sweep._Sweep.__new__(sweep._Sweep)  # as on_multirun_start leaves it (its check of the folder aside)
+    s.dir, s.collect, s.lock, s.done = tmp_path, True, sweep.take_lock(tmp_path), False
+    _fails(monkeypatch, KeyboardInterrupt())
+    s.finish()  # raised out of an atexit callback, it printed "Exception ignored" and a traceback
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"stopped by Ctrl-C while writing the summary: the previous summary is kept; "
+        f"run python -m ppo_bench.collect {tmp_path}")
+    assert snapshot(out) == before and sweep.OUTCOME.collection_failed
+    assert not (tmp_path / sweep.LOCK).exists()
+
+
+def sweep_stopped(sweep_dir, *faults):
+    """A sweep of one job that builds nothing (skipped), with `faults` injected (see conftest)."""
+    cmd = [sys.executable, "run.py", "-m", f"hydra.sweep.dir={sweep_dir}", "env.num_envs=1", "mode=async",
+           "device=cpu"]
+    out = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300,
+                         env={**os.environ, **fault_env(*faults)}, start_new_session=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # as a terminal's
+    text = out.stdout + out.stderr
+    assert "Exception ignored" not in text and "Traceback" not in text, text[-3000:]
+    assert not (sweep_dir / "summary").exists() and not (sweep_dir / sweep.LOCK).exists()
+    return out.returncode, text
+
+
+@pytest.mark.slow
+def test_ctrl_c_after_the_last_job_stops_the_summary_alone_in_one_line(tmp_path):
+    code, text = sweep_stopped(tmp_path, "ppo_bench.collect.html:write:1:sigint")
+    assert code == 130
+    assert (f"stopped by Ctrl-C while writing the summary: none was written; "
+            f"run python -m ppo_bench.collect {tmp_path}") in text.splitlines()
+    assert "job in progress" not in text  # there was none
+
+
+@pytest.mark.slow
+def test_a_second_ctrl_c_during_the_summary_of_a_stopped_sweep_is_one_line_more(tmp_path):
+    code, text = sweep_stopped(tmp_path, "ppo_bench.runner:_log_outcome:1:sigint",  # the job's end
+                               "ppo_bench.collect.html:write:1:sigint")              # then, at exit, the summary's
+    assert code == 130
+    lines = text.splitlines()
+    assert lines[-2:] == [
+        "stopped by Ctrl-C: the job in progress is recorded as failed; run again with resume=true to finish",
+        f"stopped by Ctrl-C while writing the summary: none was written; run python -m ppo_bench.collect {tmp_path}"]

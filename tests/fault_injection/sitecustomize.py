@@ -8,6 +8,7 @@ that its n-th and later calls, counted in that process, do `action`:
     raise        raise RuntimeError("injected fault in Owner.attr")
     hang         never return, with SIGINT and SIGTERM blocked (as a recv stuck in C++)
     kill         die of SIGKILL (as by the OOM killer)
+    sigint       send this process SIGINT (as Ctrl-C), then call it as usual if that did not stop it
     return=JSON  return the JSON value instead of calling it
     repeat-env   (a vector env's recv) at the n-th call only, the batch's info["env_id"] holds its
                  first env twice: ale-py 0.12.1's fault on a CPU-starved machine
@@ -55,6 +56,9 @@ def _patch(module, path: str, nth: str, action: str) -> None:
             threading.Event().wait()
         if action == "kill":
             os.kill(os.getpid(), signal.SIGKILL)
+        if action == "sigint":  # delivered before kill() returns: its handler runs right here
+            os.kill(os.getpid(), signal.SIGINT)
+            return original(*args, **kwargs)
         if action.startswith("return="):
             return json.loads(action[len("return="):])
         raise ValueError(f"PPO_BENCH_FAULT: unknown action {action!r}")
