@@ -48,7 +48,7 @@ def check_batch(ids: np.ndarray, num_envs: int) -> None:
             f"the vector env returned env {', '.join(map(str, values[counts > 1]))} more than once in one batch of "
             f"{len(ids)} of {num_envs} envs ({ids.tolist()}): it has lost track of its envs. ale-py 0.12.1's "
             f"async batches were seen doing this when more emulator threads ran than the machine had cores "
-            f"(jobs side by side); see the README's known limitations")
+            f"(jobs side by side); see docs/limitations.md")
 
 
 class Upload:

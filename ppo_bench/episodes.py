@@ -1,6 +1,6 @@
 """Episode bookkeeping and GAE for PPO on ale-py's next-step-autoreset vector envs.
 
-Why this module exists (issue 12, item 2): ale-py 0.12's `AtariVectorEnv`
+Why this module exists: ale-py 0.12's `AtariVectorEnv`
 (and envpool, and gymnasium with `AutoresetMode.NEXT_STEP`) reset an env one
 step *after* its episode ends. When env i's step t returns terminated or
 truncated, the observation it returns is the episode's final frame; env i's

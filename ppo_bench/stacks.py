@@ -1,8 +1,8 @@
 """Where a stalled job waits: its threads' stacks, asked for before the job is killed (see isolation).
 
 A stall is a bug to find (on the H200, a 1-env sendrecv job with overlap stopped stepping twice in
-one session; the eleventh session's stopped in the act's CUDA event, and a stalled job's error now
-also carries its `Progress.on_stall` reports: whether the agent's streams still held work).
+one day's runs, once in the act's CUDA event; a stalled job's error also carries its
+`Progress.on_stall` reports: whether the agent's streams still held work).
 faulthandler writes every thread's stack from a signal handler, so it answers even while the
 job's thread waits in C++ with the GIL released, as ale-py's recv does. The child listens
 (`listen`) on a file the parent made (`StackFile`); the parent asks (`StackFile.ask`) when it has

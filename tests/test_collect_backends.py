@@ -186,8 +186,8 @@ def test_configurations_that_differ_in_more_than_the_backend_are_not_merged(tmp_
 
 
 def test_runtimes_side_by_side_paired_by_round(tmp_path, capsys):
-    """The graphed agent against the compiled one in the same loop, per round, as issue 13's
-    "graphed step >= 1.8x compiled (paired)" is read; the backend is the same, so no backends table."""
+    """The graphed agent against the compiled one in the same loop, per round, as a claim
+    such as "graphed step >= 1.8x compiled (paired)" is read; the backend is the same, so no backends table."""
     compiled, graphed = {0: [500.0], 1: [520.0], 2: [480.0]}, {0: [1100.0], 1: [900.0], 2: [1000.0]}
     for rnd in compiled:
         run(tmp_path / "runs", "ale", mode="step", n=1, reps=compiled[rnd], rnd=rnd, runtime="compiled")

@@ -1,4 +1,4 @@
-"""The collector on a busy machine and on files it should not trust (issue 23, item 3).
+"""The collector on a busy machine and on files it should not trust.
 
 A non-finite number makes a file unusable (never a crash, never `Infinity` in a JSON file it
 writes); an unreadable folder is reported; a second collector into one --out waits for the first

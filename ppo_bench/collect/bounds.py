@@ -1,6 +1,6 @@
 """The bound each loop is held to, by its design: the chain bound, or the probes' limit.
 
-Two ceilings bound a loop (issue 22). With E the env probe's throughput (the emulators alone) and
+Two ceilings bound a loop. With E the env probe's throughput (the emulators alone) and
 A the agent probe's (the agent alone), both at the loop's groups g and num_envs n (env-steps/s):
 
 - The chain. Where every env waits for its own batch with nothing to overlap it, an env's cycle is
