@@ -17,7 +17,11 @@ only waits and watches:
   re-raises, so the record says why and the sweep stops;
 - a child that dies (a segfault, the OOM killer) is reported with its signal;
 - a parent that dies (SIGKILL) closes a pipe that a thread of the child
-  watches: the child exits instead of stepping on for ever;
+  watches: the child exits instead of stepping on for ever; and the fork
+  server exits as soon as neither the parent nor a child of it is left
+  (`signals.end_with_clients`), also while it still imports. So a sweep
+  killed outright leaves no process behind (under the node launcher the
+  parent is a worker, which dies with the sweep's process: `node`);
 - every wait on the fork server is bounded: it starts the child (the parent
   waits `stall_timeout_s` for its answer) and reports the child's end (the
   parent waits `SERVER_WAIT_S` after killing it). A server that does not answer
@@ -47,6 +51,7 @@ from contextlib import suppress
 from types import ModuleType
 from typing import Any, Callable, Optional
 
+from . import signals
 from .signals import one_line, sigint_ignored
 from .stacks import WAIT_S, StackFile, listen, where_it_waits
 
@@ -127,7 +132,7 @@ def _context(preload: str) -> Any:
         stop()  # a new one starts with the next child
     _server_key = key
     ctx = mp.get_context("forkserver")
-    ctx.set_forkserver_preload([preload])
+    ctx.set_forkserver_preload([signals.__name__, preload])  # first: `signals.end_with_clients`
     return ctx
 
 

@@ -1,9 +1,12 @@
 """How the sweep's process and a job's child treat Ctrl-C, SIGTERM and SIGHUP (see isolation: the
-parent alone decides, the child ignores Ctrl-C), and the one-line form a record's error takes."""
+parent alone decides, the child ignores Ctrl-C), how a job's fork server ends with its parent, and
+the one-line form a record's error takes."""
 
 from __future__ import annotations
 
+import os
 import signal
+import sys
 import threading
 from contextlib import contextmanager
 from typing import Any, Iterator
@@ -84,3 +87,33 @@ def sigint_ignored() -> Any:
     instruction and the parent alone decides (`_child_main` ignores it too, for a server that
     was started before)."""
     return _handled(signal.SIGINT, signal.SIG_IGN)
+
+
+def end_with_clients() -> None:
+    """In a job's fork server (isolation), as its preload imports this module first: exit the moment
+    it has no client left, that is when the process that started it and every child it forked are
+    gone, however they ended.
+
+    The server reads EOF on its "alive" pipe then (its clients alone hold the write end), but its
+    own loop looks only after its preload, and then exits by SystemExit: a sweep killed while the
+    server imported torch left it importing for 10-15 s on a loaded 2-core machine, and one killed
+    later left it tearing its imports down for 4-5 s. A thread blocked on that pipe (the argument
+    of multiprocessing's server function, which is importing this module) ends it at once instead,
+    by os._exit: the server holds nothing but imports. Anywhere else (a sweep's process, or a job's
+    child, forked with this module imported but without the thread) this does nothing."""
+    frame = sys._getframe()
+    while frame is not None and not (frame.f_code.co_name == "main"
+                                     and frame.f_globals.get("__name__") == "multiprocessing.forkserver"):
+        frame = frame.f_back
+    alive_r = frame.f_locals.get("alive_r") if frame is not None else None
+    if not isinstance(alive_r, int):
+        return
+
+    def exit_with_the_last_client() -> None:
+        os.read(alive_r, 1)  # blocks until EOF: no one writes to it
+        os._exit(0)
+
+    threading.Thread(target=exit_with_the_last_client, name="ppo_bench-clients", daemon=True).start()
+
+
+end_with_clients()
