@@ -19,8 +19,11 @@ launcher's does:
   for them (up to STOP_WAIT_S), and only then raises, so that joblib ends the workers after the
   records are written. Jobs not yet started do not start (a stop file beside the slots). A second
   signal stops at once.
-  A sweep killed outright (SIGKILL) leaves its workers to finish the jobs they run, with their
-  records; the workers then exit by themselves (loky's idle timeout).
+- killed outright (SIGKILL): every worker dies with the sweep's process (a parent-death signal,
+  `_die_with`), and its job's child and fork server with it (isolation), so that the jobs in
+  progress leave no record, as under the basic launcher. Left running, the workers went on with
+  their jobs for minutes, and wrote records into a folder that a resumed sweep already wrote in.
+  A folder's lock is not taken over while a slot is held (`sweep.take_lock`).
 
 Why joblib and not Hydra's submitit local launcher (already a test dependency): submitit local
 starts every job of the sweep at once, one process each, with no bound on how many run (its
@@ -39,6 +42,8 @@ another, as the basic launcher does; they are still placed and recorded.
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import functools
 import logging
 import multiprocessing
 import os
@@ -53,11 +58,12 @@ from .runner import JobFailed
 
 log = logging.getLogger(__name__)
 
-SLOTS = ".slots"  # in the sweep folder: one lock file per slot, and STOP
+SLOTS = placement.SLOTS  # one lock file per slot, and STOP
 STOP = "stop"
 STOP_WAIT_S = 60.0
 """How long the sweep's process waits, after a signal, for the jobs in progress to record it."""
 SIGNALS = (signal.SIGINT, *HANDLED)
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 EXTRA = 'hydra/launcher=node needs joblib and hydra-joblib-launcher: pip install -e ".[node]"'
 
 
@@ -91,7 +97,7 @@ def launch(launcher: Any, job_overrides: Sequence[Sequence[str]], initial_job_id
     jobs = (delayed(run_in_slot)(folder, slots, initial_job_idx + idx, overrides, launcher.hydra_context, config,
                                  launcher.task_function, state) for idx, overrides in enumerate(job_overrides))
     parallel = Parallel(n_jobs=len(slots), backend="loky", batch_size=1, pre_dispatch="n_jobs",
-                        initializer=_worker_init)
+                        initializer=functools.partial(_worker_init, os.getpid()))
     with _forwarding(folder) if len(slots) > 1 else contextlib.nullcontext():
         runs = parallel(jobs)
     return [_counted(r) for r in runs]
@@ -110,15 +116,33 @@ def run_in_slot(folder: Path, slots: list[dict], *job: Any) -> Optional[Any]:
         return _core.execute_job(*job)
 
 
-def _worker_init() -> None:
-    """A worker leaves the terminal's process group and ignores the signals the sweep's process sends
-    on: between jobs (a signal sent as its job ended) they would kill it, and joblib every worker.
-    It also forgets loky's start method, which multiprocessing would hand to the job's fork server
-    and child (isolation), where no "loky" context exists."""
+def _worker_init(sweep_pid: int) -> None:
+    """A worker dies with the sweep's process (see `_die_with`), leaves the terminal's process group
+    and ignores the signals the sweep's process sends on: between jobs (a signal sent as its job
+    ended) they would kill it, and joblib every worker. It also forgets loky's start method, which
+    multiprocessing would hand to the job's fork server and child (isolation), where no "loky"
+    context exists."""
+    _die_with(sweep_pid)
     os.setpgrp()
     multiprocessing.set_start_method(None, force=True)
     for s in SIGNALS:
         signal.signal(s, signal.SIG_IGN)
+
+
+def _die_with(parent: int) -> None:
+    """SIGKILL this process when `parent` dies, however it dies (prctl's parent-death signal).
+
+    A worker left running after a SIGKILL of the sweep went on with its job and the next ones for
+    minutes, writing records into a folder whose lock a resumed sweep could by then take over. The
+    signal comes when the thread that started the worker ends: loky starts the workers from the
+    thread that submits the first jobs (here the sweep's main thread), and starts one again from its
+    manager thread, which lives as long as the workers it manages. Checked against `parent` right
+    after it is set: a parent that died before then sends no signal.
+    """
+    if ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")
+    if os.getppid() != parent:
+        os.kill(os.getpid(), signal.SIGKILL)
 
 
 @contextlib.contextmanager

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Iterator, Optional
 
 ENV = "PPO_BENCH_PLACEMENT"
+SLOTS = ".slots"  # in the sweep folder: a file per slot, locked by the job that holds it
 POLL_S = 0.2
 _last_slot: list[int] = []  # the slot this process held last: claimed first again (its fork server keeps)
 
@@ -103,7 +104,13 @@ def claim(folder: Path, slots: list[dict]) -> Iterator[dict]:
 
 def holders(folder: Path) -> list[int]:
     """The pids of the processes that hold a slot under `folder` now (they run a job)."""
-    pids = []
+    return [int(text) for text in held(folder) if text.isdigit()]
+
+
+def held(folder: Path) -> list[str]:
+    """What each slot held now under `folder` says of its holder: its pid, or "" for a moment as the
+    slot is taken or given back. A slot is held exactly while a job of the sweep runs in it."""
+    found = []
     for path in folder.iterdir() if folder.is_dir() else []:
         if not path.name.isdigit():
             continue
@@ -111,11 +118,10 @@ def holders(folder: Path) -> list[int]:
         try:
             fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
         except BlockingIOError:
-            text = os.pread(fd, 32, 0).decode().strip()
-            pids += [int(text)] if text.isdigit() else []
+            found.append(os.pread(fd, 32, 0).decode().strip())
         finally:
             os.close(fd)
-    return pids
+    return found
 
 
 def place(where: dict) -> None:

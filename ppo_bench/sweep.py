@@ -72,9 +72,14 @@ class SweepLocked(SweepRefused):
 
 
 def take_lock(sweep_dir: Path) -> Path:
-    """Create the lock with this process's pid and host, taking over one whose process is gone."""
+    """Create the lock with this process's pid and host, taking over one whose process is gone, but
+    not while a job of that sweep still runs (one holding a slot of the node launcher: `placement`):
+    its records and the new sweep's would overwrite each other."""
+    from . import placement
+
     path = sweep_dir / LOCK
     mine = sweep_dir / f"{LOCK}.{os.getpid()}"
+    slots = sweep_dir / placement.SLOTS
     try:
         sweep_dir.mkdir(parents=True, exist_ok=True)
         mine.write_text(f"{os.getpid()} {socket.gethostname()}\n")
@@ -83,18 +88,27 @@ def take_lock(sweep_dir: Path) -> Path:
                            f"{e.strerror or e}") from None
     try:
         for _ in range(3):
-            try:
-                os.link(mine, path)  # atomic, and fails if the lock exists: never half written
-                return path
-            except FileExistsError:
-                holder = _holder(path)
-                if holder is not None and _alive(*holder):
-                    pid, host = holder
-                    raise SweepLocked(
-                        f"{sweep_dir} is in use by the sweep of process {pid} on {host}; use another "
-                        f"hydra.sweep.dir, or delete {path} if that sweep is gone") from None
-                log.warning("taking over %s from a sweep that is gone (%s)", path, holder)
-                path.unlink(missing_ok=True)
+            jobs = placement.held(slots)
+            if not jobs:
+                try:
+                    os.link(mine, path)  # atomic, and fails if the lock exists: never half written
+                    return path
+                except FileExistsError:
+                    pass
+            holder = _holder(path)
+            if holder is not None and _alive(*holder):
+                pid, host = holder
+                raise SweepLocked(
+                    f"{sweep_dir} is in use by the sweep of process {pid} on {host}; use another "
+                    f"hydra.sweep.dir, or delete {path} if that sweep is gone")
+            if jobs:
+                gone = f"process {holder[0]} on {holder[1]}" if holder else f"no process named in {path}"
+                raise SweepLocked(
+                    f"{sweep_dir} is in use by jobs of a sweep that is gone ({gone}): job processes "
+                    f"{', '.join(p or '?' for p in jobs)} still hold their slots in {slots}; wait for them "
+                    "to end, or use another hydra.sweep.dir")
+            log.warning("taking over %s from a sweep that is gone (%s)", path, holder)
+            path.unlink(missing_ok=True)
         raise SweepLocked(f"could not take {path}: other sweeps keep taking it")
     finally:
         mine.unlink(missing_ok=True)

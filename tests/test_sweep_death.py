@@ -1,0 +1,94 @@
+"""A sweep killed outright (SIGKILL) takes every process of it along, under both launchers, and its
+folder's lock is not taken over while one of its jobs still runs."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+from ppo_bench import placement
+from ppo_bench.sweep import LOCK, SweepLocked, take_lock
+from test_sweep import session_processes
+
+TINY = ["device=cpu", "+preset=quick", "schedule.reps=2000", "schedule.bench_steps=8", "schedule.warmup=2",
+        "agent.num_steps=4", "agent.num_minibatches=2"]
+NODE = ["hydra/launcher=node", "hydra.launcher.cpu_jobs=2"]
+END_S = 10.0
+
+
+def below(root: int) -> dict[int, int]:
+    """The processes of `root`'s session, each with how many generations below `root` it is."""
+    parent = {}
+    for pid in session_processes(root):
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+        except OSError:
+            continue
+        parent[pid] = int(stat.rsplit(")", 1)[1].split()[1])
+    depth = {}
+    for pid in parent:
+        n, p = 0, pid
+        while p != root and p in parent:
+            n, p = n + 1, parent[p]
+        if p == root:
+            depth[pid] = n
+    return depth
+
+
+def command(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()[:120]
+    except OSError:
+        return ""  # gone meanwhile
+
+
+def fork_servers(root: int) -> list[int]:
+    return [pid for pid in session_processes(root) if "multiprocessing.forkserver" in command(pid)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("launcher", ["basic", "node"])
+def test_a_sweep_killed_outright_leaves_no_process_of_it(tmp_path, launcher):
+    cmd = [sys.executable, "run.py", "-m", f"hydra.sweep.dir={tmp_path}", *TINY, *(NODE if launcher == "node" else [])]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    try:
+        # killed while its jobs start: each has its fork server, still importing the job's code (torch)
+        # on this machine; under the node launcher, both slots are held by jobs in their workers
+        deadline = time.time() + 120
+        while not fork_servers(proc.pid) or (
+                launcher == "node" and len(placement.holders(tmp_path / ".slots")) < 2):
+            assert proc.poll() is None and time.time() < deadline, "the jobs never started"
+            time.sleep(0.2)
+        depth = below(proc.pid)
+        assert {depth[s] for s in fork_servers(proc.pid)} == {2 if launcher == "node" else 1}  # [a worker's]
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+        deadline = time.time() + END_S
+        while session_processes(proc.pid) and time.time() < deadline:
+            time.sleep(0.2)
+        left = [command(pid) for pid in session_processes(proc.pid)]
+        assert left == [], f"{len(left)} processes of the sweep outlived it by {END_S:g} s"
+    finally:
+        for pid in session_processes(proc.pid):
+            os.kill(pid, signal.SIGKILL)
+
+
+def test_a_lock_whose_sweep_is_gone_is_not_taken_while_one_of_its_jobs_holds_a_slot(tmp_path, monkeypatch):
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    (tmp_path / LOCK).write_text(f"{gone.stdout.strip()} {socket.gethostname()}\n")
+    monkeypatch.setattr(placement, "_last_slot", [])
+    slots = tmp_path / ".slots"
+    slots.mkdir()
+    with placement.claim(slots, placement.plan([], cpu_jobs=1, cores=[0])):  # a job of the dead sweep
+        with pytest.raises(SweepLocked, match=f"job processes {os.getpid()} still hold their slots"):
+            take_lock(tmp_path)
+    assert take_lock(tmp_path).read_text() == f"{os.getpid()} {socket.gethostname()}\n"  # gone: taken over
