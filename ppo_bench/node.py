@@ -81,8 +81,7 @@ def launch(launcher: Any, job_overrides: Sequence[Sequence[str]], initial_job_id
     config = launcher.config
     configure_log(config.hydra.hydra_logging, config.hydra.verbose)
     try:
-        slots = placement.plan(placement.visible_gpus(launcher.gpus), launcher.cpu_jobs,
-                               sorted(os.sched_getaffinity(0)))
+        slots = placement.launcher_slots(launcher.gpus, launcher.cpu_jobs, sorted(os.sched_getaffinity(0)))
     except ValueError as e:
         raise sweep.SweepRefused(f"hydra/launcher=node: {e}") from None
     folder = Path(str(config.hydra.sweep.dir)) / SLOTS

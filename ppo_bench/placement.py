@@ -29,8 +29,9 @@ import json
 import os
 import subprocess
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Any, Iterator, Optional
 
 ENV = "PPO_BENCH_PLACEMENT"
 SLOTS = ".slots"  # in the sweep folder: a file per slot, locked by the job that holds it
@@ -38,12 +39,10 @@ POLL_S = 0.2
 _last_slot: list[int] = []  # the slot this process held last: claimed first again (its fork server keeps)
 
 
-def visible_gpus(gpus: Optional[list] = None) -> list[str]:
-    """The GPUs to place jobs on, as CUDA_VISIBLE_DEVICES names them: `gpus` when given, else those
-    CUDA_VISIBLE_DEVICES lists, else one per line of `nvidia-smi -L` (none without the tool). Counted
-    without CUDA: the sweep's process never initialises it."""
-    if gpus is not None:
-        return [str(g) for g in gpus]
+def visible_gpus() -> list[str]:
+    """The GPUs this process may use, as CUDA_VISIBLE_DEVICES names them: those it lists where it is
+    set, else one per line of `nvidia-smi -L` (none without the tool). Counted without CUDA: the
+    sweep's process never initialises it."""
     listed = os.environ.get("CUDA_VISIBLE_DEVICES")
     if listed is not None:
         return [g.strip() for g in listed.split(",") if g.strip()]
@@ -54,11 +53,52 @@ def visible_gpus(gpus: Optional[list] = None) -> list[str]:
     return [str(i) for i, _ in enumerate(line for line in out.splitlines() if line.startswith("GPU "))]
 
 
+def launcher_slots(gpus: Any, cpu_jobs: Any, cores: list[int]) -> list[dict]:
+    """The slots of `hydra.launcher.gpus` and `hydra.launcher.cpu_jobs`, both checked first:
+    ValueError, one line naming the key, its value and what it allows."""
+    return plan(chosen_gpus(gpus), checked_cpu_jobs(cpu_jobs), cores)
+
+
+def chosen_gpus(gpus: Any) -> list[str]:
+    """`hydra.launcher.gpus`: null for every visible GPU, or a list of distinct visible ones. A GPU
+    that is not there would otherwise start its jobs on another GPU or on none, and record one they
+    did not run on; a string would be split into characters."""
+    visible = visible_gpus()
+    if gpus is None:
+        return visible
+    allowed = ("allowed: null (every visible GPU) or a list of distinct visible GPU ids, as "
+               f"CUDA_VISIBLE_DEVICES names them (visible: {', '.join(visible) or 'none'})")
+    if isinstance(gpus, (str, bytes)) or not isinstance(gpus, Sequence):
+        raise ValueError(f"hydra.launcher.gpus={_shown(gpus)}: not a list; {allowed}")
+    ids = [str(g) for g in gpus]
+    for g in ids:
+        if g not in visible:
+            raise ValueError(f"hydra.launcher.gpus={_shown(gpus)}: no visible GPU {g}; {allowed}")
+        if ids.count(g) > 1:
+            raise ValueError(f"hydra.launcher.gpus={_shown(gpus)}: GPU {g} is listed twice; {allowed}")
+    return ids
+
+
+def checked_cpu_jobs(cpu_jobs: Any) -> int:
+    """`hydra.launcher.cpu_jobs`: a whole number >= 1 (checked also where GPUs decide the slots)."""
+    if isinstance(cpu_jobs, bool) or not isinstance(cpu_jobs, int) or cpu_jobs < 1:
+        raise ValueError(f"hydra.launcher.cpu_jobs={_shown(cpu_jobs)}: allowed: a whole number >= 1 (how many "
+                         "jobs at once where no GPU is used)")
+    return cpu_jobs
+
+
+def _shown(value: Any) -> str:
+    """A value as it reads on the command line: null, [0,1], abc."""
+    if value is None:
+        return "null"
+    if isinstance(value, Sequence) and not isinstance(value, (str, bytes)):
+        return f"[{','.join(map(_shown, value))}]"
+    return str(value)
+
+
 def plan(gpus: list[str], cpu_jobs: int, cores: list[int]) -> list[dict]:
     """One placement per slot: a GPU each (or `cpu_jobs` slots without GPU) and equal, disjoint cores."""
     slots = len(gpus) or cpu_jobs
-    if slots < 1:
-        raise ValueError(f"hydra.launcher.cpu_jobs={cpu_jobs}: must be >= 1")
     if slots > len(cores):
         raise ValueError(f"{slots} slots ({'GPUs' if gpus else 'hydra.launcher.cpu_jobs'}) but {len(cores)} "
                          "cores: every slot needs a core of its own")

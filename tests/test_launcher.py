@@ -45,12 +45,56 @@ def test_slots_split_the_cores_evenly_and_disjointly_one_per_gpu():
     assert placement.describe(two[1]) == "slot 1 of 2: GPU 1, cores 3-5 (3)"
 
 
-def test_visible_gpus_follow_the_launcher_then_cuda_visible_devices(monkeypatch):
-    assert placement.visible_gpus([2, 3]) == ["2", "3"]
+def test_visible_gpus_are_cuda_visible_devices_else_nvidia_smi_s(monkeypatch, tmp_path):
     monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "4, 6")
     assert placement.visible_gpus() == ["4", "6"]
     monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "")
     assert placement.visible_gpus() == []
+    monkeypatch.delenv("CUDA_VISIBLE_DEVICES")
+    smi = tmp_path / "nvidia-smi"
+    smi.write_text("#!/bin/sh\necho 'GPU 0: NVIDIA H200 (UUID: GPU-a)'\necho 'GPU 1: NVIDIA H200 (UUID: GPU-b)'\n")
+    smi.chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert placement.visible_gpus() == ["0", "1"]
+
+
+def test_the_gpus_to_use_are_visible_ones(monkeypatch):
+    from omegaconf import OmegaConf
+
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "0,1")
+    assert placement.chosen_gpus(None) == ["0", "1"]
+    assert placement.chosen_gpus(OmegaConf.create([1])) == ["1"]  # as Hydra hands the key over
+    assert placement.chosen_gpus([]) == []  # no GPU: cpu_jobs slots
+
+
+ALLOWED = "allowed: null (every visible GPU) or a list of distinct visible GPU ids, as CUDA_VISIBLE_DEVICES names them"
+BAD_GPUS = [
+    (0, "hydra.launcher.gpus=0: not a list"), (-1, "hydra.launcher.gpus=-1: not a list"),
+    (99, "hydra.launcher.gpus=99: not a list"), ("ab", "hydra.launcher.gpus=ab: not a list"),
+    (["abc"], "hydra.launcher.gpus=[abc]: no visible GPU abc"), ([1, 2], "hydra.launcher.gpus=[1,2]: no visible GPU 2"),
+    ([0, 0], "hydra.launcher.gpus=[0,0]: GPU 0 is listed twice"), ([-1], "hydra.launcher.gpus=[-1]: no visible GPU -1"),
+]
+
+
+@pytest.mark.parametrize("gpus,error", BAD_GPUS, ids=[str(g) for g, _ in BAD_GPUS])
+def test_gpus_that_are_not_a_list_of_visible_ones_are_refused_in_one_line(monkeypatch, gpus, error):
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "0,1")
+    with pytest.raises(ValueError) as refused:
+        placement.launcher_slots(gpus, 1, cores=[0, 1])
+    assert str(refused.value) == f"{error}; {ALLOWED} (visible: 0, 1)"
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "")  # a node without GPU: [0] is not there either
+    with pytest.raises(ValueError, match=r"^hydra.launcher.gpus=\[0\]: no visible GPU 0; .* \(visible: none\)$"):
+        placement.launcher_slots([0], 1, cores=[0, 1])
+
+
+@pytest.mark.parametrize("cpu_jobs", ["abc", 1.5, None, 0, -1, True])
+def test_cpu_jobs_other_than_a_whole_number_of_at_least_one_are_refused_in_one_line(monkeypatch, cpu_jobs):
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "0")  # refused where GPUs decide the slots too
+    shown = {None: "null"}.get(cpu_jobs, str(cpu_jobs))
+    with pytest.raises(ValueError) as refused:
+        placement.launcher_slots(None, cpu_jobs, cores=[0, 1])
+    assert str(refused.value) == (f"hydra.launcher.cpu_jobs={shown}: allowed: a whole number >= 1 (how many jobs "
+                                  "at once where no GPU is used)")
 
 
 def test_a_slot_is_held_by_one_job_at_a_time_and_its_holder_is_known(tmp_path, monkeypatch):
@@ -212,6 +256,18 @@ def test_a_stopped_sweep_records_both_jobs_in_progress_starts_no_other_and_colle
     assert proc.returncode == 128 + sig and "Traceback" not in output
     assert error in (tmp_path / "summary" / "table.md").read_text()
     assert not (tmp_path / ".sweep.lock").exists()
+
+
+def test_a_bad_launcher_key_is_refused_in_one_line_before_any_job(tmp_path):
+    cmd = [sys.executable, "run.py", "-m", f"hydra.sweep.dir={tmp_path}", "hydra/launcher=node",
+           "hydra.launcher.gpus=ab", "device=cpu"]
+    env = {**os.environ, "CUDA_VISIBLE_DEVICES": "0"}
+    out = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300, env=env)
+    assert out.returncode == 1 and "Traceback" not in out.stdout + out.stderr
+    # the sweep's collection at its end says that it found nothing (sweep.py): not a second refusal
+    lines = [line for line in out.stderr.splitlines() if not line.startswith("no result files under")]
+    assert lines == [f"hydra/launcher=node: hydra.launcher.gpus=ab: not a list; {ALLOWED} (visible: 0)"]
+    assert not [p for p in tmp_path.iterdir() if p.is_dir()]  # no job started
 
 
 def test_without_the_extra_the_launcher_is_refused_in_one_line(tmp_path):
