@@ -22,14 +22,17 @@ config or the task function, and exits 0 or 1 without regard to the jobs. Here:
 from __future__ import annotations
 
 import functools
+import json
 import os
 import signal
 import sys
 from pathlib import Path
 from types import ModuleType
-from typing import Callable
+from typing import Callable, Optional
 
+from hydra.core.hydra_config import HydraConfig
 from hydra.errors import HydraException, MissingConfigException
+from hydra.types import RunMode
 from omegaconf import DictConfig
 from omegaconf.errors import ConfigAttributeError, ConfigKeyError
 
@@ -38,6 +41,13 @@ from .signals import HANDLED, Terminated, one_line, raise_on_sigterm
 from .runner import JobFailed, run
 
 
+JOBS = ".jobs.jsonl"
+"""In a sweep folder: a line per job as it starts and one as it ends (`note_job`), written by the
+process that runs it under any launcher, so that the summary (collect.load) counts and names a job
+that left no record: killed, or its folder or the disk refused it."""
+NOTED: Optional[tuple[Path, str]] = None
+"""(sweep folder, job folder name) of the job the wrapper around Hydra's run_job noted, while it
+runs (`guard_job_folders`); `job` notes those of launchers that run_job is not wrapped for."""
 STOPPED_IN_JOB = False
 """Whether the signal that ends the command came while a job ran (`job`): main's line says so."""
 SIGNALS: list[int] = []
@@ -49,6 +59,10 @@ exit status still says the command was stopped."""
 def job(cfg: DictConfig) -> None:
     """Hydra's task function: one job; its failure is in its record and its log line."""
     global STOPPED_IN_JOB
+    hydra = HydraConfig.get()
+    unnoted = hydra.mode == RunMode.MULTIRUN and NOTED is None  # a launcher whose run_job is not wrapped
+    if unnoted:
+        note_job(Path(hydra.sweep.dir), Path(hydra.runtime.output_dir).name, overrides=list(hydra.overrides.task))
     try:
         run(cfg)
     except JobFailed:
@@ -58,6 +72,25 @@ def job(cfg: DictConfig) -> None:
     except (KeyboardInterrupt, Terminated):
         STOPPED_IN_JOB = True
         raise
+    finally:
+        if unnoted:
+            note_job(Path(hydra.sweep.dir), Path(hydra.runtime.output_dir).name)
+
+
+def note_job(sweep_dir: Path, name: str, overrides: Optional[list] = None) -> None:
+    """Append a line to `<sweep dir>/JOBS`: the job's folder name with its overrides as it starts, or
+    that it ended. One write with O_APPEND, so that jobs side by side (node launcher) never mix their
+    lines. A line that cannot be written is said on stderr; the job goes on."""
+    entry = {"job": name, **({"ended": True} if overrides is None else {"overrides": overrides})}
+    try:
+        fd = os.open(sweep_dir / JOBS, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+        try:
+            os.write(fd, (json.dumps(entry) + "\n").encode())
+        finally:
+            os.close(fd)
+    except OSError as e:
+        print(f"job {name}: cannot note it in {sweep_dir / JOBS} ({e.strerror or e}); a summary will not "
+              "count it if it leaves no record", file=sys.stderr)
 
 
 def note_signals() -> None:
@@ -108,7 +141,9 @@ def guard_job_folders(*more: ModuleType) -> None:
     in the process that runs the jobs). Wrapped, such a job fails (it has no record: its folder
     is what failed): counted here where the sweep's own process runs it, else handed back failed
     (JobFailed, which the node launcher counts), and the next one runs. An exception of the task
-    function never reaches this wrapper (run_job keeps it in the job's return)."""
+    function never reaches this wrapper (run_job keeps it in the job's return). The wrapper also
+    notes a multirun's job in the sweep folder as it starts, before its folder is made, and as it
+    ends (`note_job`)."""
     from hydra._internal import hydra as hydra_internal
     from hydra._internal.core_plugins import basic_launcher
     from hydra.core import utils as hydra_utils
@@ -119,6 +154,10 @@ def guard_job_folders(*more: ModuleType) -> None:
             return run_job
 
         def run_job_or_fail(task_function: Callable, config: DictConfig, *args, **kwargs) -> JobReturn:
+            global NOTED
+            if config.hydra.mode == RunMode.MULTIRUN:  # before Hydra makes its folder, which may fail
+                NOTED = Path(str(config.hydra.sweep.dir)), str(config.hydra.sweep.subdir)
+                note_job(*NOTED, overrides=list(config.hydra.overrides.task))
             try:
                 return run_job(task_function, config, *args, **kwargs)
             except Exception as e:
@@ -135,6 +174,10 @@ def guard_job_folders(*more: ModuleType) -> None:
                     return JobReturn(status=JobStatus.FAILED, _return_value=JobFailed(line))
                 sweep.OUTCOME.failed_jobs += 1
                 return JobReturn(status=JobStatus.COMPLETED, _return_value=None)
+            finally:
+                if NOTED is not None:
+                    note_job(*NOTED)
+                NOTED = None
 
         run_job_or_fail.guarded = True  # type: ignore[attr-defined]
         return run_job_or_fail

@@ -69,8 +69,9 @@ def test_job_folders_without_a_result_are_listed(tmp_path):
     (tmp_path / "notes").mkdir()  # no marker: not a job folder
     (tmp_path / "notes" / "todo.txt").write_text("x")
     c = collect([tmp_path], plot=False)
-    assert c.no_result == [str(tmp_path / "killed"), str(tmp_path / "running")]
-    assert "**No result" in c.markdown and f"- {tmp_path / 'killed'}\n" in c.markdown
+    assert c.no_result == [{"path": str(tmp_path / m), "reason": "killed, or still running"} for m in ("killed", "running")]
+    assert "**No record" in c.markdown and f"- {tmp_path / 'killed'}: killed, or still running\n" in c.markdown
+    assert "**Jobs: 3**: 1 ok, 2 with no record\n" in c.markdown
 
 
 def test_a_missing_path_is_reported_and_the_good_ones_still_collected(tmp_path, capsys):
@@ -179,3 +180,57 @@ def test_every_unusable_file_is_named_with_its_reason_and_fails_the_collection(t
     assert md.split("**Unusable files**\n\n")[1].startswith(f"- {bad}: {reason}\n")
     assert "**No result" not in md  # the job wrote something: what is wrong is said above
     assert "| 8 | 100 ± " in md and "1000000" not in md  # the usable one is still tabled, alone
+
+
+def _note(sweep, *entries):
+    """The sweep's notes of the jobs it launched, as ppo_bench.cli.note_job writes them."""
+    with open(sweep / ".jobs.jsonl", "a") as f:
+        for e in entries:
+            f.write((e if isinstance(e, str) else json.dumps(e)) + "\n")
+
+
+def test_every_job_the_sweep_launched_is_counted_and_those_without_a_record_named(tmp_path, capsys):
+    ok = write(tmp_path, "mode=step", mode="step", reps=[100.0, 101.0]).parent
+    again = write(tmp_path, "mode=sendrecv", mode="sendrecv", reps=[150.0, 151.0]).parent
+    (tmp_path / "mode=async" / ".hydra").mkdir(parents=True)  # Hydra made its folder, then it was killed
+    started = lambda name: {"job": name, "overrides": [name]}  # noqa: E731
+    ended = lambda name: {"job": name, "ended": True}  # noqa: E731
+    _note(tmp_path, started(ok.name), ended(ok.name),
+          started("mode=env_only"), ended("mode=env_only"),  # its folder or the disk refused it: nothing on disk
+          started(again.name),  # killed, then resumed: it ended the second time, with its record
+          started("mode=async"), started(again.name), ended(again.name))
+    assert main([str(tmp_path), "--no-plot"]) == 0  # the jobs' outcome, not unusable input
+    md = capsys.readouterr().out
+    assert "**Jobs: 4**: 2 ok, 2 with no record\n" in md
+    assert (f"**No record (jobs without result.json)**\n\n"
+            f"- {tmp_path / 'mode=async'}: killed, or still running\n"
+            f"- {tmp_path / 'mode=env_only'}: no record written: the job ended without one (its folder or "
+            "the disk refused it)\n") in md
+
+
+def test_a_note_that_is_not_a_job_s_is_unusable_and_its_other_lines_still_count(tmp_path, capsys):
+    write(tmp_path, "mode=step", mode="step", reps=[100.0, 101.0])
+    _note(tmp_path, {"job": "mode=env_only", "overrides": []}, {"job": "../../x"}, '{"job": "mode=as')
+    assert main([str(tmp_path), "--no-plot"]) == 1
+    note = tmp_path / ".jobs.jsonl"
+    assert f"ppo_bench.collect: {note}: line 2: not a job's line: job '../../x' is not a folder's name" in (
+        capsys.readouterr().err.splitlines())
+    c = collect([tmp_path], plot=False)
+    assert [n["path"] for n in c.no_result] == [str(tmp_path / "mode=env_only")]
+    assert "**Jobs: 2**: 1 ok, 1 with no record" in c.markdown  # the note is not a job
+
+
+@pytest.mark.slow
+def test_a_job_whose_folder_cannot_be_made_is_counted_and_named_in_the_sweep_s_summary(tmp_path):
+    from test_trust import SKIPPED, command
+
+    grid = ["-m", f"hydra.sweep.dir={tmp_path}", *[o for o in SKIPPED if o != "collect=false"], "seed=0,1"]
+    assert command(*grid)[0] == 0
+    blocked = next(p for p in tmp_path.iterdir() if p.name.endswith("seed=0"))
+    shutil.rmtree(blocked)
+    blocked.write_text("")  # root writes anywhere: a file in the folder's place stops it
+    code, lines = command(*grid, "resume=true")
+    assert code != 0
+    md = (tmp_path / "summary" / "table.md").read_text()
+    assert "**Jobs: 2**: 1 skipped, 1 with no record" in md
+    assert f"- {blocked}: no record written: the job ended without one (its folder or the disk refused it)" in md

@@ -34,9 +34,12 @@ compared or merged is decided by the configs, not by where the files lie:
   1-minute load exceeded the CPU count are marked overloaded.
 - Nothing is dropped silently: failed jobs, skipped ones (a combination that
   does not apply, never a failure), unusable files (a file with a number that
-  is not finite, NaN or Infinity, among them), job folders without a result,
-  folders that could not be read and paths that do not exist are listed in
-  table.md; unusable files (each with its reason: "empty file", "not valid JSON: truncated",
+  is not finite, NaN or Infinity, among them), jobs without a record (a job folder
+  without result.json, or a job that the sweep's `.jobs.jsonl` says it launched:
+  each job notes itself there as it starts and as it ends, so one whose folder
+  could not even be made is named: "no record written" where it ended, else
+  "killed, or still running"), folders that could not be read and paths that do
+  not exist are listed in table.md, after a count of every job by outcome; unusable files (each with its reason: "empty file", "not valid JSON: truncated",
   "permission denied", "a folder, not a file", a figure that disagrees with the record's own
   others...), unreadable folders and missing paths are also said on stderr and make the exit status 1.
 

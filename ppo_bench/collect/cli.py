@@ -52,8 +52,8 @@ def collect(paths: list[Path], out_dir: Optional[Path] = None, baseline: Optiona
     if not c.ok:
         kept = f"; wrote {out} with what {len(c.stopped)} of them finished before they failed" if len(c.stopped) else ""
         print(f"{'no job finished' if kept else 'nothing usable'}: {len(c.failed)} failed jobs, "
-              f"{len(c.skipped)} skipped, {len(c.bad)} unusable files, {len(c.no_result)} job folders "
-              f"without a result{kept}", file=sys.stderr)
+              f"{len(c.skipped)} skipped, {len(c.bad)} unusable files, {len(c.no_result)} jobs "
+              f"without a record{kept}", file=sys.stderr)
     else:
         print(f"wrote {out}", file=sys.stderr)
     return c

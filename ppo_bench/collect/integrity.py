@@ -1,7 +1,10 @@
 """What a collection could not use or should not trust, listed in table.md: nothing is dropped silently.
 
-Listed: paths that do not exist, folders that could not be read, failed jobs, skipped ones (a
-combination that does not apply, never a failure), job folders without a result, duplicates (a
+First the jobs counted by outcome (ok, failed, skipped, unusable, no record), so that a table of
+the ok ones never reads as the whole sweep. Listed: paths that do not exist, folders that could not
+be read, failed jobs, skipped ones (a combination that does not apply, never a failure), jobs
+without a record (a job folder without result.json, or a job its sweep noted as launched, see
+load.launched: "killed, or still running", or "no record written" where it ended), duplicates (a
 measurement read twice, used once), unusable files; then the jobs measured while another job ran
 on the same host (contended) or while the machine was overloaded, and the machine-state warnings
 of the jobs that other sections compared. Contended and overloaded are also columns of
@@ -24,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from .common import bounded, mode_order
-from .load import Collection, run_window, slot_cores
+from .load import JOBS, Collection, run_window, slot_cores
 
 CELLS_LISTED = 8  # mode x num_envs cells named on one warning line
 
@@ -153,15 +156,25 @@ def _iso(seconds: float) -> str:
     return datetime.fromtimestamp(seconds, timezone.utc).isoformat(timespec="seconds")
 
 
+def count(c: Collection) -> str:
+    """Every job the collection knows of, by outcome: those with a record, an unusable file, or none
+    (launched, as their sweep noted, or a job folder): a table of the ok ones alone read as if none
+    had failed."""
+    parts = [(len(c.jobs), "ok"), (len(c.failed), "failed"), (len(c.skipped), "skipped"),
+             (sum(Path(b["path"]).name != JOBS for b in c.bad), "unusable"), (len(c.no_result), "with no record")]
+    return f"**Jobs: {sum(n for n, _ in parts)}**: " + ", ".join(f"{n} {what}" for n, what in parts if n)
+
+
 def markdown(c: Collection) -> list[str]:
-    """One titled list per kind of trouble, in a fixed order; a kind with nothing to list is left out."""
+    """The jobs counted (`count`), then one titled list per kind of trouble, in a fixed order; a kind
+    with nothing to list is left out."""
     job = lambda f: f"{f['path']} ({f['mode']}, num_envs={f['num_envs']}): {f['error']}"  # noqa: E731
     sections = [
         ("Paths not found", c.missing),
         ("Unreadable folders (not searched: result files in them are not counted)", c.unreadable),
         ("Failed jobs", [job(f) for f in c.failed]),
         ("Skipped jobs (the combination does not apply here; not failures)", [job(f) for f in c.skipped]),
-        ("No result (job folders without result.json: killed, or still running)", c.no_result),
+        ("No record (jobs without result.json)", [f"{n['path']}: {n['reason']}" for n in c.no_result]),
         ("Duplicates (the same measurement read twice; used once)",
          [f"{d['path']}: same measurement as {d['kept']}" for d in c.duplicates]),
         ("Unusable files", [f"{b['path']}: {b['reason']}" for b in c.bad]),
@@ -176,5 +189,5 @@ def markdown(c: Collection) -> list[str]:
          "and ratios between them unreliable; table.csv marks the rows overloaded)", bounded(c.overloaded)),
         ("Machine-state warnings", bounded(c.machine_warnings)),
     ]
-    return [line for title, items in sections if items
-            for line in [f"**{title}**", "", *(f"- {i}" for i in items), ""]]
+    return [count(c), ""] + [line for title, items in sections if items
+                             for line in [f"**{title}**", "", *(f"- {i}" for i in items), ""]]

@@ -36,9 +36,13 @@ import numpy as np
 import pandas as pd
 
 from .. import results
+from ..record_checks import why_unreadable
 
 SINGLE_GROUP = "all"
 RUN_MARKERS = (".hydra", "run.log")  # what a job of run.py leaves in its folder besides result.json
+JOBS = ".jobs.jsonl"  # in a sweep folder: a line per job as it starts and as it ends (ppo_bench.cli.note_job)
+KILLED = "killed, or still running"
+UNWRITTEN = "no record written: the job ended without one (its folder or the disk refused it)"
 BASELINE_COLUMNS = ["identity", "mode", "num_envs", "mean", "reps"]
 
 
@@ -69,7 +73,7 @@ class Collection:
     skipped: list[dict] = field(default_factory=list)     # path, mode, num_envs, error (why it does not apply)
     bad: list[dict] = field(default_factory=list)         # path, reason
     duplicates: list[dict] = field(default_factory=list)  # path, kept: the copy not used and the one used
-    no_result: list[str] = field(default_factory=list)    # job folders without a result file
+    no_result: list[dict] = field(default_factory=list)   # path, reason: jobs without a result file
     missing: list[str] = field(default_factory=list)      # paths given that do not exist
     unreadable: list[str] = field(default_factory=list)   # folders that could not be listed: "path: why"
     contended: list[dict] = field(default_factory=list)   # path, host, overlaps (other jobs' runs)
@@ -103,16 +107,17 @@ class Collection:
         return self.side_by_side.get("runtime", pd.DataFrame())
 
 
-def walk(paths: list[Path]) -> tuple[list[Path], list[str], list[str]]:
+def walk(paths: list[Path]) -> tuple[list[Path], list[str], list[str], list[Path]]:
     """What lies under the paths: result files (each once, named as found, so reports show the paths
     users gave; a folder named like one too, which reads as unusable, not as a job without a result),
-    job folders (Hydra's `.hydra/` or a run log in them) without a result file, and folders that
-    could not be listed ("path: why"), which are reported, never skipped silently.
+    job folders (Hydra's `.hydra/` or a run log in them) without a result file, folders that
+    could not be listed ("path: why"), which are reported, never skipped silently, and the sweeps'
+    notes of the jobs they launched (JOBS).
 
     Symbolic links to folders are not followed (as Path.rglob did).
     """
     found: dict[Path, Path] = {}
-    unfinished, unreadable = set(), []
+    unfinished, unreadable, notes = set(), [], []
     for p in map(Path, paths):
         if p.is_file():
             found.setdefault(p.resolve(), p)
@@ -127,7 +132,36 @@ def walk(paths: list[Path]) -> tuple[list[Path], list[str], list[str]]:
                     dirs.remove(results.FILENAME)
             elif any(m in dirs or m in files for m in RUN_MARKERS):
                 unfinished.add(str(here))
-    return sorted(found.values()), sorted(unfinished), sorted(unreadable)
+            if JOBS in files:
+                notes.append(here / JOBS)
+    return sorted(found.values()), sorted(unfinished), sorted(unreadable), sorted(notes)
+
+
+def launched(notes: list[Path], bad: list[dict]) -> dict[str, str]:
+    """The jobs the sweeps' notes (JOBS) say were launched that left no result file: their folder and
+    why, from their last line (a resumed sweep launches a job again): one that ended wrote no record,
+    one that never said it ended was killed or still runs. Such a job may have no folder at all (its
+    folder could not be made), so a job folder is not what counts it. A note with a line that is not
+    a job's is unusable (in `bad`, for its first such line); its other lines still count."""
+    last: dict[Path, bool] = {}
+    for note in notes:
+        try:
+            lines = note.read_bytes().decode().splitlines()
+        except (OSError, UnicodeDecodeError) as e:
+            bad.append({"path": str(note), "reason": why_unreadable(e, None)})
+            continue
+        for i, line in enumerate(lines, 1):
+            try:
+                entry = json.loads(line)
+                name = entry["job"]
+                if not isinstance(name, str) or Path(name).name != name or name in ("", ".", ".."):
+                    raise ValueError(f"job {name!r} is not a folder's name")
+            except (ValueError, KeyError, TypeError) as e:
+                bad.append({"path": str(note), "reason": f"line {i}: not a job's line: {e}"})
+                break
+            last[note.parent / name] = bool(entry.get("ended"))
+    return {str(job): UNWRITTEN if ended else KILLED for job, ended in last.items()
+            if not os.path.lexists(job / results.FILENAME)}
 
 
 def _read(files: list[Path]) -> tuple[list[tuple[Path, dict]], list[dict]]:
@@ -293,8 +327,9 @@ def load_jobs(paths: list[Path]) -> tuple[Collection, list[tuple[Path, dict]]]:
     """The ok jobs (one row each, grouped and labelled) and the listings, in a Collection; and the
     records read, one per measurement, for what needs more than the ok jobs (failed jobs' runs)."""
     paths = [Path(p) for p in paths]
-    files, unfinished, unreadable = walk([p for p in paths if p.exists()])
+    files, unfinished, unreadable, notes = walk([p for p in paths if p.exists()])
     records, bad = _read(files)
+    no_result = {**dict.fromkeys(unfinished, KILLED), **launched(notes, bad)}
     records, duplicates = _drop_duplicates(records)
     jobs = []
     for path, rec in records:
@@ -309,7 +344,8 @@ def load_jobs(paths: list[Path]) -> tuple[Collection, list[tuple[Path, dict]]]:
                    failed=[_listing(p, r) for p, r in records if r["status"] == "failed"],
                    skipped=[_listing(p, r) for p, r in records if r["status"] == "skipped"],
                    bad=sorted(bad, key=lambda b: b["path"]), duplicates=duplicates,
-                   no_result=unfinished, unreadable=unreadable, missing=[str(p) for p in paths if not p.exists()])
+                   no_result=[{"path": p, "reason": no_result[p]} for p in sorted(no_result)],
+                   unreadable=unreadable, missing=[str(p) for p in paths if not p.exists()])
     if not c.jobs.empty:  # named together, so that a stopped run's group is its finished seeds' group
         name_groups(c.jobs)
         _label_modes(c.jobs)
