@@ -149,6 +149,9 @@ class Config:
     """Identity only: sweep it outermost to interleave compared modes in time; >= 0."""
     resume: bool = False
     """Skip this job when its output dir already holds an "ok" result for the same config."""
+    set_aside: bool = False
+    """Move earlier results out of the way (to <folder>/set_aside/<UTC time>/) instead of refusing to
+    run over them: a sweep's all of them, with resume only those of another config."""
     collect: bool = True
     """At the end of a multirun, collect its results into <sweep dir>/summary."""
     stall_timeout_s: float = 600.0

@@ -88,7 +88,7 @@ def write_atomic(path: Path, record: dict) -> None:
         raise
 
 
-RUN_CONTROL_KEYS = ("resume", "collect", "stall_timeout_s")
+RUN_CONTROL_KEYS = ("resume", "set_aside", "collect", "stall_timeout_s")
 """How a job runs, not what it measures: not part of its identity, not stored."""
 
 

@@ -14,6 +14,10 @@ error naming the cause (the child's exception, a stall, Ctrl-C, SIGTERM, the
 child's death), and then raises, so a sweep counts the job failed and goes on
 (JobFailed) or stops (KeyboardInterrupt, Terminated).
 
+An ok record already in the job's folder is never written over: resume returns it where its config
+is the job's (skipped); `set_aside=true` moves it to `<folder's parent>/set_aside/<UTC time>/` first;
+otherwise the job fails in one line and the record stays as it was (nothing is written).
+
 A script that calls `run` must guard its entry point with
 `if __name__ == "__main__":`, as run.py does: the child process re-imports the
 script's main module (multiprocessing's forkserver and spawn both do).
@@ -31,7 +35,7 @@ from typing import Any, Callable, Optional
 from hydra.errors import CompactHydraException
 from omegaconf import DictConfig, OmegaConf
 
-from . import placement, provenance, registry, results
+from . import placement, provenance, registry, results, sweep
 from .config import NotApplicable, validate, warnings_for
 from .isolation import ChildJob, start_server, stop_server
 from .signals import one_line, signals_deferred, sigterm_raises
@@ -127,11 +131,9 @@ def run(cfg: DictConfig, output_dir: Optional[Path] = None) -> dict:
     job = job_of(cfg, output_dir)
     path = job.output_dir / results.FILENAME
     identity = identity_of(cfg)
-    if cfg.get("resume"):
-        earlier = _finished_earlier(path, identity)
-        if earlier is not None:
-            log.info("resume: %s already ok, skipped", path)
-            return earlier
+    earlier = _finished_earlier(path, identity, cfg, job.multirun)
+    if earlier is not None:
+        return earlier
     started, started_mono = time.time(), time.monotonic()
     record = results.new_record(identity, job.overrides, job.num, str(job.output_dir), started)
     record["placement"] = placement.current()  # the node launcher's slot; None under the others
@@ -187,9 +189,11 @@ def run(cfg: DictConfig, output_dir: Optional[Path] = None) -> dict:
             log.warning(busy)
         record["timing"]["finished_at"] = results.utc_iso(time.time())
         unwritten = _write(path, record)
-        _log_outcome(record, path)
-        if unwritten is not None:
-            log.error("%s", unwritten)
+        if unwritten is None:  # the job's line only once its record is on disk
+            _log_outcome(record, path)
+        else:
+            cause = f"{record['error']}; " if record["status"] == "failed" and record["error"] else ""
+            log.error("%s: FAILED: %s%s", _head(record), cause, unwritten)
             if sys.exc_info()[0] is None:  # else the job's own failure or interruption goes on up
                 raise JobFailed(unwritten)
     return record
@@ -211,27 +215,59 @@ def _log_outcome(record: dict, path: Path) -> None:
     if record["status"] == "ok":
         log.info("%s -> %s", summarise_record(record), path)
         return
-    head = f"{record['mode']} {record['game']} {record['agent']} n={record['num_envs']}"
+    head = _head(record)
     if record["status"] == "skipped":
         log.warning("%s: skipped, not applicable in this sweep: %s -> %s", head, record["error"], path)
     else:
         log.error("%s: FAILED: %s -> %s", head, record["error"], path)
 
 
-def _finished_earlier(path: Path, identity: results.JobIdentity) -> Optional[dict]:
+def _head(record: dict) -> str:
+    return f"{record['mode']} {record['game']} {record['agent']} n={record['num_envs']}"
+
+
+def _finished_earlier(path: Path, identity: results.JobIdentity, cfg: DictConfig, multirun: bool) -> Optional[dict]:
+    """The ok record already at `path` when resume finds it this job's (the job is skipped), else None.
+
+    Any other ok record there is kept: moved aside with `set_aside=true`, else the job fails here,
+    before its own record exists, so nothing writes over the earlier one. A failed, skipped or
+    unusable record is not kept: the job's own replaces it."""
+    earlier = _ok_record(path, bool(cfg.get("resume")))
+    if earlier is None:
+        return None
+    same = results.JobIdentity.of_record(earlier) == identity
+    if cfg.get("resume") and same:
+        log.info("resume: %s already ok, skipped", path)
+        return earlier
+    what = "of this config" if same else "of a different config"
+    aside = path.parent.parent / sweep.SET_ASIDE
+    if cfg.get("set_aside"):
+        try:
+            dest = sweep.set_aside(path.parent.parent, [path])
+        except OSError as e:
+            line = f"{path} holds an ok record {what}, which set_aside=true could not move: {one_line(e)}"
+        else:
+            log.warning("set_aside: %s held an ok record %s; moved to %s", path, what, dest / path.parent.name)
+            return None
+    else:
+        other = f"use another hydra.{'sweep' if multirun else 'run'}.dir"
+        ways = (f"resume=true to skip this job, set_aside=true to move it to {aside}/<time>/ and run again, or {other}"
+                if same else f"set_aside=true to move it to {aside}/<time>/ and run this job, or {other}")
+        line = f"{path} holds an ok record {what}, kept: {ways}"
+    log.error("%s: FAILED: %s", _head(identity.fields()), line)
+    raise JobFailed(line)
+
+
+def _ok_record(path: Path, resume: bool) -> Optional[dict]:
     if not path.exists():
         return None
     try:
         earlier = results.read_result(path)
     except results.BadResult as e:
-        log.warning("resume: %s is not usable (%s); running the job again", path, e)
+        if resume:
+            log.warning("resume: %s is not usable (%s); running the job again", path, e)
         return None
-    if earlier["status"] != "ok":
-        return None
-    if results.JobIdentity.of_record(earlier) != identity:
-        log.warning("resume: %s holds a different config; running the job again", path)
-        return None
-    return earlier
+    return earlier if earlier["status"] == "ok" else None
 
 
 def _busy_machine(record: dict) -> Optional[str]:

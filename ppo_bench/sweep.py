@@ -7,6 +7,11 @@
   overrides keep distinct names), and a name past 200 bytes (filesystems stop at
   255) becomes its first overrides plus a hash of all of them: deterministic,
   so resume finds it again.
+- Earlier results: a sweep into a folder that holds results (`*/result.json`) is refused
+  before any job runs, in one line naming the ways on: `resume=true` keeps the finished jobs
+  and runs the rest; `set_aside=true` first moves every job folder with a result, the summary
+  and multirun.yaml to `<sweep dir>/set_aside/<UTC time>/` (same relative paths; never
+  deleted), and runs every job again. A job never writes over an ok record either (`runner`).
 - Lock: two sweeps writing into one folder would overwrite each other's
   results. A sweep takes `<sweep dir>/.sweep.lock` (pid, host) at start; one
   that finds the lock held by a live process is refused with one line. A lock
@@ -24,9 +29,11 @@ from __future__ import annotations
 
 import atexit
 import hashlib
+import itertools
 import logging
 import os
 import socket
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
@@ -36,10 +43,13 @@ from hydra.experimental.callback import Callback
 from hydra.types import RunMode
 from omegaconf import OmegaConf
 
+from .results import FILENAME
+
 log = logging.getLogger(__name__)
 
 MAX_NAME_BYTES = 200
 LOCK = ".sweep.lock"
+SET_ASIDE = "set_aside"  # in the sweep folder: <UTC time>/ per move, earlier results at their relative paths
 BASIC_LAUNCHER = "hydra._internal.core_plugins.basic_launcher.BasicLauncher"
 
 
@@ -201,10 +211,55 @@ def collect_sweep(sweep_dir: Path) -> bool:
     return True
 
 
+def set_aside(folder: Path, paths: list[Path]) -> Path:
+    """Move `paths` (inside `folder`) to a new `folder/set_aside/<UTC time>/`, at the same relative
+    paths, and return that folder. A rename: nothing is copied or deleted, so the records stay whole."""
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    for n in itertools.count():
+        dest = folder / SET_ASIDE / (stamp if n == 0 else f"{stamp}-{n}")
+        try:
+            dest.mkdir(parents=True)
+            break
+        except FileExistsError:  # a second move within the same second
+            continue
+    for path in paths:
+        target = dest / path.relative_to(folder)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        path.rename(target)
+    return dest
+
+
+def clear_earlier(sweep_dir: Path, resume: bool, set_aside_: bool) -> None:
+    """Before any job runs: refuse a folder that holds results (SweepRefused), unless resume keeps
+    them (each job decides on its own record: `runner`) or set_aside moves them out of the way."""
+    if resume:
+        return
+    found = sorted(p.parent for p in sweep_dir.glob(f"*/{FILENAME}"))  # one level: set_aside/ is not searched
+    if not found:
+        return
+    held = f"{len(found)} result{'s' if len(found) != 1 else ''} of an earlier sweep"
+    if not set_aside_:
+        raise SweepRefused(
+            f"hydra.sweep.dir={sweep_dir} holds {held}: resume=true to finish it (finished jobs are kept), "
+            f"or set_aside=true to move them to {sweep_dir / SET_ASIDE}/<time>/ and run every job again")
+    extra = [p for p in (sweep_dir / "summary", sweep_dir / "multirun.yaml") if p.exists()]
+    try:
+        dest = set_aside(sweep_dir, found + extra)
+    except OSError as e:
+        raise SweepRefused(f"hydra.sweep.dir={sweep_dir}: set_aside=true could not move its {held}: "
+                           f"{type(e).__name__}: {e.strerror or e}") from None
+    log.warning("set_aside: %s%s moved to %s", held, "".join(f", {p.name}" for p in extra), dest)
+
+
 class _Sweep:
-    def __init__(self, sweep_dir: Path, collect: bool):
+    def __init__(self, sweep_dir: Path, collect: bool, resume: bool = False, set_aside_: bool = False):
         self.dir, self.collect, self.lock = sweep_dir, collect, take_lock(sweep_dir)
         self.done = False
+        try:  # under the lock: no other sweep writes results while they are counted or moved
+            clear_earlier(sweep_dir, resume, set_aside_)
+        except BaseException:
+            release_lock(self.lock)
+            raise
         if collect:  # imported now: at exit (the summary after Ctrl-C) pandas' import fails to register its
             from . import collect as _  # noqa: F401  thread pool's exit hook, and the summary with it
 
@@ -228,7 +283,8 @@ class SweepCallback(Callback):
     sweep: Optional[_Sweep] = None
 
     def on_multirun_start(self, config: Any, **kwargs: Any) -> None:
-        self.sweep = _Sweep(Path(config.hydra.sweep.dir), bool(config.get("collect", True)))
+        self.sweep = _Sweep(Path(config.hydra.sweep.dir), bool(config.get("collect", True)),
+                            bool(config.get("resume", False)), bool(config.get("set_aside", False)))
         atexit.register(self.sweep.finish)
 
     def on_multirun_end(self, config: Any, **kwargs: Any) -> None:

@@ -144,9 +144,9 @@ def test_resume_skips_an_ok_job_and_reruns_a_changed_one(tmp_path, monkeypatch):
     monkeypatch.setattr(runner, "ChildJob", must_not_build)
     again = runner.run(compose_config("resume=true"), output_dir=tmp_path)
     assert again == first and (tmp_path / "result.json").read_bytes() == stamp
-    # Same folder, different schedule: the earlier result is not this job's, so it runs.
+    # Same folder, different schedule: the earlier result is not this job's; set aside, it runs.
     with pytest.raises(AssertionError, match="resume rebuilt"):
-        runner.run(compose_config("resume=true", "schedule.reps=3"), output_dir=tmp_path)
+        runner.run(compose_config("resume=true", "set_aside=true", "schedule.reps=3"), output_dir=tmp_path)
 
 
 @pytest.mark.slow

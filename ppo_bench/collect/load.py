@@ -125,6 +125,7 @@ def walk(paths: list[Path]) -> tuple[list[Path], list[str], list[str], list[Path
         failed = lambda e: unreadable.append(f"{e.filename}: {e.strerror or e}")  # noqa: E731
         for folder, dirs, files in os.walk(p, onerror=failed):
             here = Path(folder)
+            dirs[:] = [d for d in dirs if d != "set_aside"]  # a sweep's earlier results, moved out (sweep.set_aside)
             if results.FILENAME in files or results.FILENAME in dirs:  # a folder in its place: read_result says so
                 f = here / results.FILENAME
                 found.setdefault(f.resolve(), f)
