@@ -13,7 +13,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 from typing import Optional
 
@@ -36,22 +35,22 @@ def why_unreadable(e: Exception, text: Optional[str]) -> str:
         return f"not UTF-8 text (byte {e.start})"
     if not text or not text.strip():
         return "empty file"
-    assert isinstance(e, json.JSONDecodeError)
     cut = e.pos >= len(text.rstrip()) or e.msg.startswith("Unterminated string")  # it ended inside
     return "not valid JSON: " + ("truncated" if cut else f"{e.msg} (line {e.lineno} column {e.colno})")
 
 
 def _close(a: float, b: float, scale: float) -> bool:
-    return abs(a - b) <= REL_TOL * scale
+    return abs(a - b) <= REL_TOL * abs(scale)
 
 
 def disagreement(throughput: dict) -> Optional[str]:
     """What in a record's `throughput` disagrees with the rest of it (None: nothing): each rep against
-    its env steps over its seconds, the mean and the ci95 against the reps. Reps are positive numbers
-    (checked before)."""
+    its env steps over its seconds, the mean and the ci95 against the reps. Its reps and seconds are
+    lists of numbers (results checks the types first)."""
     from .stats import t_half_width  # scipy: imported when a record is read, not with the runner
 
-    reps, seconds, steps = throughput.get("reps") or [], throughput.get("seconds"), throughput.get("env_steps_per_rep")
+    reps, seconds = throughput.get("reps") or [], throughput.get("seconds")
+    steps = throughput.get("env_steps_per_rep")
     if steps is not None and not (type(steps) is int and steps > 0):
         return f"throughput.env_steps_per_rep: {steps!r}, expected a positive integer"
     if seconds is not None:

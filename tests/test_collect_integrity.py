@@ -69,7 +69,8 @@ def test_job_folders_without_a_result_are_listed(tmp_path):
     (tmp_path / "notes").mkdir()  # no marker: not a job folder
     (tmp_path / "notes" / "todo.txt").write_text("x")
     c = collect([tmp_path], plot=False)
-    assert c.no_result == [{"path": str(tmp_path / m), "reason": "killed, or still running"} for m in ("killed", "running")]
+    assert c.no_result == [{"path": str(tmp_path / m), "reason": "killed, or still running"}
+                           for m in ("killed", "running")]
     assert "**No record" in c.markdown and f"- {tmp_path / 'killed'}: killed, or still running\n" in c.markdown
     assert "**Jobs: 3**: 1 ok, 2 with no record\n" in c.markdown
 

@@ -148,8 +148,6 @@ def test_a_job_folder_that_cannot_be_made_fails_that_job_not_the_sweep(tmp_path)
 
 # ---------------------------------------------------------------- a record's figures agree with each other
 
-from pathlib import Path  # noqa: E402
-
 from ppo_bench import stats  # noqa: E402
 
 DOCS_RESULTS = ROOT / "docs" / "results"
@@ -178,7 +176,8 @@ DISAGREE = {  # what is edited -> what the reason says
     "one_rep_ci95": (lambda t: t.update(reps=t["reps"][:1], seconds=t["seconds"][:1], mean=t["reps"][0]),
                      "throughput.ci95: 4.2354, but one rep gives none"),
     "seconds": (lambda t: t.update(seconds=[1.5]), "throughput.seconds: 1 items for 2 reps"),
-    "steps": (lambda t: t.update(env_steps_per_rep="16"), "throughput.env_steps_per_rep: '16', expected a positive integer"),
+    "steps": (lambda t: t.update(env_steps_per_rep="16"),
+              "throughput.env_steps_per_rep: '16', expected a positive integer"),
 }
 
 

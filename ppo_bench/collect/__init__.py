@@ -39,9 +39,11 @@ compared or merged is decided by the configs, not by where the files lie:
   each job notes itself there as it starts and as it ends, so one whose folder
   could not even be made is named: "no record written" where it ended, else
   "killed, or still running"), folders that could not be read and paths that do
-  not exist are listed in table.md, after a count of every job by outcome; unusable files (each with its reason: "empty file", "not valid JSON: truncated",
-  "permission denied", "a folder, not a file", a figure that disagrees with the record's own
-  others...), unreadable folders and missing paths are also said on stderr and make the exit status 1.
+  not exist are listed in table.md, after a count of every job by outcome;
+  unusable files (each with its reason: "empty file", "not valid JSON:
+  truncated", "permission denied", "a folder, not a file", a figure that
+  disagrees with the record's own others...), unreadable folders and missing
+  paths are also said on stderr and make the exit status 1.
 
 Groups that differ only in `env.backend` are also put side by side (a section of table.md and
 backends.csv): per configuration, mode and num_envs, each backend's throughput and its ratio to
