@@ -9,9 +9,9 @@
   so resume finds it again.
 - Earlier results: a sweep into a folder that holds results (`*/result.json`) is refused
   before any job runs, in one line naming the ways on: `resume=true` keeps the finished jobs
-  and runs the rest; `set_aside=true` first moves every job folder with a result, the summary
-  and multirun.yaml to `<sweep dir>/set_aside/<UTC time>/` (same relative paths; never
-  deleted), and runs every job again. A job never writes over an ok record either (`runner`).
+  and runs the rest; `set_aside=true` first moves every job folder with a result, the summary,
+  multirun.yaml and the job notes to `<sweep dir>/set_aside/<UTC time>/` (same relative paths;
+  never deleted), and runs every job again. A job never writes over an ok record either (`runner`).
 - Lock: two sweeps writing into one folder would overwrite each other's
   results. A sweep takes `<sweep dir>/.sweep.lock` (pid, host) at start; one
   that finds the lock held by a live process is refused with one line. A lock
@@ -50,6 +50,7 @@ log = logging.getLogger(__name__)
 MAX_NAME_BYTES = 200
 LOCK = ".sweep.lock"
 SET_ASIDE = "set_aside"  # in the sweep folder: <UTC time>/ per move, earlier results at their relative paths
+JOB_NOTES = ".jobs.jsonl"  # cli.JOBS (cli imports this module): the jobs an earlier sweep launched go with them
 BASIC_LAUNCHER = "hydra._internal.core_plugins.basic_launcher.BasicLauncher"
 
 
@@ -242,7 +243,7 @@ def clear_earlier(sweep_dir: Path, resume: bool, set_aside_: bool) -> None:
         raise SweepRefused(
             f"hydra.sweep.dir={sweep_dir} holds {held}: resume=true to finish it (finished jobs are kept), "
             f"or set_aside=true to move them to {sweep_dir / SET_ASIDE}/<time>/ and run every job again")
-    extra = [p for p in (sweep_dir / "summary", sweep_dir / "multirun.yaml") if p.exists()]
+    extra = [p for p in (sweep_dir / "summary", sweep_dir / "multirun.yaml", sweep_dir / JOB_NOTES) if p.exists()]
     try:
         dest = set_aside(sweep_dir, found + extra)
     except OSError as e:
