@@ -3,6 +3,7 @@ folder's lock is not taken over while one of its jobs still runs."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -54,22 +55,35 @@ def fork_servers(root: int) -> list[int]:
     return [pid for pid in session_processes(root) if "multiprocessing.forkserver" in command(pid)]
 
 
+# when: "starting", as a fork server has started (it imports the job's code, torch, for seconds);
+# "measuring", once every job's child runs (under the node launcher, one job per slot)
+KILLS = [("basic", "starting"), ("node", "starting"), ("node", "measuring")]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("launcher", ["basic", "node"])
-def test_a_sweep_killed_outright_leaves_no_process_of_it(tmp_path, launcher):
-    cmd = [sys.executable, "run.py", "-m", f"hydra.sweep.dir={tmp_path}", *TINY, *(NODE if launcher == "node" else [])]
+@pytest.mark.parametrize("launcher,when", KILLS, ids=["-".join(k) for k in KILLS])
+def test_a_sweep_killed_outright_leaves_no_process_of_it(tmp_path, launcher, when):
+    node = launcher == "node"
+    cmd = [sys.executable, "run.py", "-m", f"hydra.sweep.dir={tmp_path}", *TINY, *(NODE if node else [])]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)
+    server, child = (2, 3) if node else (1, 2)  # generations below the sweep's process: [worker ->] server -> child
+    jobs = 2 if node else 1
+
+    def ready() -> bool:
+        if node and len(placement.holders(tmp_path / ".slots")) < jobs:
+            return False
+        depth = below(proc.pid)
+        if when == "starting":
+            return any(depth.get(pid) == server for pid in fork_servers(proc.pid))
+        return list(depth.values()).count(child) >= jobs
+
     try:
-        # killed while its jobs start: each has its fork server, still importing the job's code (torch)
-        # on this machine; under the node launcher, both slots are held by jobs in their workers
         deadline = time.time() + 120
-        while not fork_servers(proc.pid) or (
-                launcher == "node" and len(placement.holders(tmp_path / ".slots")) < 2):
+        while not ready():
             assert proc.poll() is None and time.time() < deadline, "the jobs never started"
             time.sleep(0.2)
-        depth = below(proc.pid)
-        assert {depth[s] for s in fork_servers(proc.pid)} == {2 if launcher == "node" else 1}  # [a worker's]
+        assert min(below(proc.pid).get(pid, 9) for pid in fork_servers(proc.pid)) == server
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(10)
         deadline = time.time() + END_S
@@ -79,7 +93,8 @@ def test_a_sweep_killed_outright_leaves_no_process_of_it(tmp_path, launcher):
         assert left == [], f"{len(left)} processes of the sweep outlived it by {END_S:g} s"
     finally:
         for pid in session_processes(proc.pid):
-            os.kill(pid, signal.SIGKILL)
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
 
 
 def test_a_lock_whose_sweep_is_gone_is_not_taken_while_one_of_its_jobs_holds_a_slot(tmp_path, monkeypatch):
