@@ -1,38 +1,75 @@
-"""The report page's interactive figures (plotly), drawn from what the sections put in the Collection.
+"""The report page's charts: throughput with the bound each loop is held to, speed-ups, backends and
+runtimes side by side, the ratio to a baseline (learning's curves: curves.py).
 
-Nothing is computed here: every figure reads the columns the sections filled in (throughput's
-means and intervals and speed-ups, limits' limit, bounds' efficiency against the bound,
-side_by_side's tables, learning's curves as returns.json holds them), so the page and the
-tables cannot disagree. Each figure is keyed by a stable div id (`chart-throughput`, ...) and
-each trace carries `meta` naming the group and mode (or configuration and seed) it draws, so a
-reader (or a test) can match it to a row of table.csv. A figure with no data is left out.
-Several groups are drawn as facets of one figure, a panel per group in the same order as
-table.md, and a mode keeps its colour in every panel (clicking it in the legend hides it in all).
+Nothing is computed here: every figure reads the page's view of table.csv (view: its rows with
+their panel, curve, one name per mode, and throughput's geometric mean with its log interval) or
+a section's own table (side_by_side's, the baseline's columns), so the page and the tables cannot
+disagree. A chart is a panel per configuration that users compare (panels: the network, runtime
+or backend; differences of schedule alone are merged into one curve, or named where they meet),
+each panel a small figure of its own that the page lays out in a grid (so nothing overlaps at any
+width), with the same axes in every panel of a chart where values are compared. Colours, names and
+line styles come from palette (a mode's colour is the same on every page). Each trace carries
+`meta`: its kind, the mode's name and, per point, the table row it draws ([group, mode, num_envs]),
+so a reader (or a test) can match it to table.csv. The legend and caption of a chart list only
+what it draws (`Legend`).
 """
 
 from __future__ import annotations
 
+import json
 import math
-import textwrap
+from dataclasses import dataclass, field
 
 import pandas as pd
 
 from ..registry import MODES
-from . import side_by_side
+from . import palette, side_by_side, view
 from .common import mode_order, probes
-from .learning import returns_chart
-from .load import Collection
 
-NUDGE = 2 ** 0.08  # paired points sit this factor right of the pooled ones on a log2 axis, so both bars show
-PANEL_H, TITLE_LINE_H = 330, 15  # px per panel, per line of a panel's title
-COLUMNS = 3  # panels per row at most
 THR = "env-steps/s"
-X_TITLE = "num_envs (log scale)"
+NUDGE = 2 ** 0.08  # paired points sit this factor right of the pooled ones on a log2 axis, so both bars show
+PANEL_H = 290  # px per panel
+MARGIN = {"l": 64, "r": 12, "t": 10, "b": 44}
+FLAG_RING = "#222222"
+BOUND = "the bound a loop is held to (dashed, its colour)"
 
 
-def palette() -> list[str]:
-    import plotly.colors
-    return plotly.colors.qualitative.Plotly
+@dataclass
+class Panel:
+    title: str
+    data: list
+    layout: dict
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Chart:
+    id: str
+    heading: str
+    caption: str
+    legend: list[dict]
+    panels: list[Panel]
+    wide: bool = False  # panels at least 480 px wide (curves over time), else 360
+
+
+class Legend:
+    """What a chart draws, each look once, in the order first drawn: the page's legend and caption
+    are made from it, so they never name a line that is not there."""
+
+    def __init__(self):
+        self.entries: dict[str, dict] = {}
+
+    def add(self, name: str, colour: str, kind: str = "line", dash: str = "solid", symbol: str = "circle",
+            width: float = 2.0, extra: bool = False) -> None:
+        """One look; `extra` (reps, rings, bounds, bands, stars) is listed after the curves."""
+        self.entries.setdefault(name, {"name": name, "colour": colour, "kind": kind, "dash": dash,
+                                       "symbol": symbol, "width": width, "extra": extra})
+
+    def has(self, name: str) -> bool:
+        return name in self.entries
+
+    def list(self) -> list[dict]:
+        return sorted(self.entries.values(), key=lambda e: e["extra"])
 
 
 def nums(values) -> list:
@@ -47,227 +84,305 @@ def error(mid, lo, hi) -> dict:
             "arrayminus": nums((mid - lo).fillna(0)), "thickness": 1.2, "width": 3}
 
 
-def all_figures(c: Collection) -> list[tuple[str, str, str, object]]:
-    """(div id, heading, what it shows, figure) for every figure the collection has data for."""
+def scatter(**kw) -> dict:
+    """A scatter trace, checked by plotly's own validators, as the JSON the page embeds."""
+    import plotly.graph_objects as go
+    return go.Scatter(**kw).to_plotly_json()
+
+
+def layout(x: dict, y: dict, height: int = PANEL_H, shapes=(), annotations=()) -> dict:
+    import plotly.graph_objects as go
+    return go.Layout(xaxis=x, yaxis=y, height=height, margin=MARGIN, showlegend=False, hovermode="closest",
+                     shapes=list(shapes), annotations=list(annotations)).to_plotly_json()
+
+
+def x_axis(ns, title: str = "num_envs (log scale)") -> dict:
+    """num_envs on a log axis ticked at the values measured, the same range in every panel."""
+    ns = sorted({int(n) for n in ns})
+    lo, hi = math.log10(ns[0]), math.log10(ns[-1])
+    pad = 0.3 if hi == lo else 0.06 * (hi - lo) + 0.08
+    return {"type": "log", "tickvals": ns, "ticktext": [str(n) for n in ns], "range": [lo - pad, hi + pad],
+            "title": {"text": title}, "showgrid": True}
+
+
+def log_axis(values, title: str, reach=()) -> dict:
+    """A log axis over every positive value drawn in the chart (points, bounds, reps), the same in every
+    panel, and over the intervals (`reach`) up to a decade beyond: an interval of 2 reps can span five
+    decades and would flatten every panel; one that runs off says so by running off, its hover gives it."""
+    pos = lambda xs: [x for x in xs if x is not None and not pd.isna(x) and x > 0]  # noqa: E731
+    v, r = pos(values), pos(reach)
+    lo, hi = (math.log10(min(v)), math.log10(max(v))) if v else (0.0, 1.0)
+    if r:
+        lo, hi = min(lo, max(lo - 1, math.log10(min(r)))), max(hi, min(hi + 1, math.log10(max(r))))
+    pad = 0.05 * max(hi - lo, 0.5)
+    return {"type": "log", "range": [lo - pad, hi + pad], "title": {"text": title}, "dtick": 1,
+            "minor": {"showgrid": True}}
+
+
+def ratio_axis(points, title: str) -> dict:
+    """A linear axis from 0 over the points and 1, the same in every panel: set by the points, not their
+    intervals (one of 2 rounds can be ten times wider than the figures and would flatten every panel; it
+    says so by running off, and its hover gives it)."""
+    v = [x for x in points if x is not None and not pd.isna(x)] + [1.0]
+    return {"range": [0, 1.2 * max(v)], "title": {"text": title}}
+
+
+def one_line(y: float, text: str) -> tuple[dict, dict]:
+    """A grey line across the panel at `y` (the reference: = step, = compiled, = baseline) and its label."""
+    return ({"type": "line", "xref": "paper", "x0": 0, "x1": 1, "y0": y, "y1": y,
+             "line": {"color": palette.REFERENCE_LINE, "width": 1}},
+            {"xref": "paper", "x": 1, "y": y, "text": text, "showarrow": False, "xanchor": "right",
+             "yanchor": "bottom", "font": {"size": 10, "color": palette.REFERENCE_LINE}})
+
+
+def rows_of(s: pd.DataFrame, group: str = "group") -> list[list]:
+    return [[g, m, int(n)] for g, m, n in zip(s[group], s["mode"], s["num_envs"])]
+
+
+def ordered(t: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
+    """A panel's curves in mode order, each sorted by num_envs."""
+    key = lambda kv: (mode_order(kv[1]["mode"].iloc[0]), kv[0])  # noqa: E731
+    return sorted(((c, s.sort_values("num_envs")) for c, s in t.groupby("curve")), key=key)
+
+
+def schedule_notes(t: pd.DataFrame) -> list[str]:
+    """Where a panel joins points of different schedules into one curve, which num_envs ran which."""
+    if t["schedule"].nunique() < 2:
+        return []
+    parts = [f"{sched} at {', '.join(str(n) for n in sorted(set(x['num_envs'])))} envs"
+             for sched, x in t.groupby("schedule")]
+    return [f"Schedules differ: {'; '.join(parts)}."]
+
+
+def hoist(panels: list[Panel], caption: str) -> str:
+    """A note every panel of a chart has is said once, in its caption, and left out of the panels."""
+    common = set.intersection(*(set(p.notes) for p in panels)) if len(panels) > 1 else set()
+    for p in panels:
+        p.notes = [n for n in p.notes if n not in common]
+    return " ".join([caption, *sorted(common)])
+
+
+def flag_ring(s: pd.DataFrame, y: str, legend: Legend) -> list[dict]:
+    """A ring around each point measured contended, overloaded or beside other jobs; its hover says which."""
+    hit = [(r, view.flags(r)) for r in s.itertuples()]
+    hit = [(r, f) for r, f in hit if f]
+    if not hit:
+        return []
+    legend.add("ringed: contended, overloaded or beside other jobs", FLAG_RING, "marker", symbol="circle-open",
+               extra=True)
+    return [scatter(x=[r.num_envs for r, _ in hit], y=nums(getattr(r, y) for r, _ in hit), mode="markers",
+                    marker={"symbol": "circle-open", "size": 17, "color": FLAG_RING, "line": {"width": 1.5}},
+                    text=["; ".join(f) for _, f in hit], hovertemplate="%{text}<extra></extra>",
+                    meta={"kind": "flag", "rows": [[r.group, r.mode, int(r.num_envs)] for r, _ in hit]})]
+
+
+def _bound_text(r) -> str:
+    if pd.isna(r.bound):
+        missing = getattr(r, "limit_missing", "")
+        return "bound: not measured" + (f" (no {missing})" if isinstance(missing, str) and missing else "")
+    return f"{r.bound_efficiency:.0%} of its {r.bound_kind} bound ({view.fmt(r.bound)})"
+
+
+def _mean_text(r, loop: bool) -> str:
+    interval = "" if pd.isna(r.g_lo) else f" [{view.fmt(r.g_lo)}, {view.fmt(r.g_hi)}]"
+    return (f"<b>{r.label}</b>, {r.num_envs} envs<br>{view.fmt(r.g_mean)} {THR}{interval}, {r.n} reps"
+            + (f"<br>{_bound_text(r)}" if loop else "") + (f"<br>{r.schedule}" if r.schedule else "")
+            + "".join(f"<br>{f}" for f in view.flags(r)))
+
+
+def throughput_chart(t: pd.DataFrame) -> Chart:
+    """Each mode's geometric mean with its interval, its reps as dots, and each loop's bound (dashed,
+    in its colour) per panel; a loop's point where its bound was not measured is drawn open, and a
+    note under the panel names the probe that is missing."""
+    legend = Legend()
+    reps = [x for r in t["reps"] for x in json.loads(r)]
+    y = log_axis(list(t["g_mean"]) + list(t["bound"]) + reps, f"{THR} (log scale)",
+                 reach=list(t["g_lo"]) + list(t["g_hi"]))
+    x = x_axis(t["num_envs"])
+    panels = []
+    for title in view.panel_titles(t):
+        tp = t[t["panel"] == title]
+        data, notes = [], []
+        for curve, s in ordered(tp):
+            st = palette.style(s["mode"].iloc[0], s["groups"].iloc[0])
+            pts = [(n * 2 ** (0.3 * (i / max(len(rr) - 1, 1) - 0.5) if len(rr) > 1 else 0), v, i)
+                   for n, rr in zip(s["num_envs"], s["reps"]) for i, v in enumerate(json.loads(rr))]
+            data.append(scatter(x=[p[0] for p in pts], y=[p[1] for p in pts], mode="markers", opacity=0.45,
+                                marker={"color": st["colour"], "size": 4}, hoverinfo="skip",
+                                meta={"kind": "reps", "curve": curve}))
+            legend.add("each rep (dots)", "#888888", "marker", symbol="circle", extra=True)
+            loop = not s["probe"].iloc[0]
+            held = s[s["bound"].notna()] if loop else s.iloc[0:0]
+            if len(held):
+                data.append(scatter(
+                    x=nums(held["num_envs"]), y=nums(held["bound"]), mode="lines+markers",
+                    line={"color": st["colour"], "dash": "dash", "width": 1.4},
+                    marker={"symbol": "line-ew-open", "size": 14, "color": st["colour"], "line": {"width": 2}},
+                    text=[f"{curve}'s {k} bound: {view.fmt(b)}" for k, b in zip(held["bound_kind"], held["bound"])],
+                    hovertemplate="%{text}<extra></extra>",
+                    meta={"kind": "bound", "mode_name": s["mode_name"].iloc[0], "rows": rows_of(held)}))
+                legend.add(BOUND, "#555555", dash="dash", width=1.4, extra=True)
+            unbound = s["bound"].isna() & loop & bool(tp["probe"].any())  # open: no bound measured there
+            symbols = [st["symbol"] + "-open" if u else st["symbol"] for u in unbound]
+            data.append(scatter(
+                x=nums(s["num_envs"]), y=nums(s["g_mean"]), error_y=error(s["g_mean"], s["g_lo"], s["g_hi"]),
+                mode="lines+markers", line={"color": st["colour"], "dash": st["dash"], "width": st["width"]},
+                marker={"color": st["colour"], "symbol": symbols, "size": 9 if unbound.any() else 8,
+                        "line": {"color": st["colour"], "width": 2}},
+                text=[_mean_text(r, loop) for r in s.itertuples()], hovertemplate="%{text}<extra></extra>",
+                meta={"kind": "mean", "mode_name": s["mode_name"].iloc[0], "curve": curve, "rows": rows_of(s)}))
+            legend.add(curve, st["colour"], dash=st["dash"], symbol=st["symbol"], width=st["width"])
+            if unbound.any():
+                legend.add("open marker on a loop: no bound measured there", "#555555", "marker",
+                           symbol="circle-open", extra=True)
+                missing = sorted({m for m in s.loc[unbound, "limit_missing"] if isinstance(m, str) and m})
+                notes.append(f"{curve}: no bound at {', '.join(map(str, s.loc[unbound, 'num_envs']))} envs "
+                             f"(not measured{': no ' + '; '.join(missing) if missing else ''}).")
+            data += flag_ring(s, "g_mean", legend)
+        panels.append(Panel(title, data, layout(x, y), notes + schedule_notes(tp)))
+    caption = (f"Each mode's throughput: geometric mean of its pooled reps with the 95% t-interval on log "
+               f"{THR} (never below zero), at each num_envs, on shared axes.")
+    if legend.has(BOUND):
+        caption += (" Dashed, in a loop's colour: the bound its design holds it to (the chain of an env waiting "
+                    "for its batch, or the limit min(env_only, agent_only) at its batches); hover for its share.")
+    if t["probe"].any():
+        caption += " Dotted, thin: the probes (one side of the loop alone) the bounds are made of."
+    else:
+        caption += f" No probe ({', '.join(probes())}) ran here, so no loop has a bound."
+    return Chart("chart-throughput", "Throughput against num_envs", hoist(panels, caption), legend.list(), panels)
+
+
+def _ratio_traces(s: pd.DataFrame, curve: str, colour: str, symbol: str, columns, legend: Legend, group="group",
+                  meta_extra=None) -> list[dict]:
+    """Pooled (solid) and paired (dashed, open markers, drawn slightly right) ratios of one curve."""
+    data = []
+    for y, lo, hi, paired in columns:
+        got = s[s[y].notna()]
+        if got.empty:
+            continue
+        name = curve + (" paired by round" if paired else "")
+        data.append(scatter(
+            x=nums(got["num_envs"] * (NUDGE if paired else 1)), y=nums(got[y]), error_y=error(got[y], got[lo], got[hi]),
+            mode="lines+markers", line={"color": colour, "dash": "dash" if paired else "solid", "width": 2},
+            marker={"color": colour, "symbol": symbol + ("-open" if paired else ""), "size": 8},
+            text=[f"<b>{name}</b>, {n} envs: {view.ratio(a, b, c)}" for n, a, b, c in
+                  zip(got["num_envs"], got[y], got[lo], got[hi])], hovertemplate="%{text}<extra></extra>",
+            meta={"kind": y, "rows": rows_of(got, group), **(meta_extra or {})}))
+        legend.add(name, colour, dash="dash" if paired else "solid", symbol=symbol + ("-open" if paired else ""))
+    return data
+
+
+def speedup_chart(t: pd.DataFrame) -> Chart | None:
+    ref = MODES.reference.name
+    loops = t[~t["probe"] & (t["mode_name"] != ref) & (t["speedup"].notna() | t["paired_speedup"].notna())]
+    if loops.empty:
+        return None
+    legend = Legend()
+    cols = [("speedup", "speedup_lo", "speedup_hi", False), ("paired_speedup", "paired_lo", "paired_hi", True)]
+    y = ratio_axis(list(loops["speedup"]) + list(loops["paired_speedup"]), f"speed-up over {ref} (x)")
+    x = x_axis(t["num_envs"])
+    panels = []
+    for title in view.panel_titles(loops):
+        tp = loops[loops["panel"] == title]
+        data = []
+        for curve, s in ordered(tp):
+            st = palette.style(s["mode"].iloc[0], s["groups"].iloc[0])
+            data += _ratio_traces(s, curve, st["colour"], st["symbol"].removesuffix("-open"), cols, legend,
+                                  meta_extra={"mode_name": s["mode_name"].iloc[0]})
+            data += flag_ring(s, "speedup", legend)
+        line, label = one_line(1, f"= {ref}")
+        panels.append(Panel(title, data, layout(x, y, shapes=[line], annotations=[label]), schedule_notes(tp)))
+    caption = (f"Each loop's throughput over {ref}'s at the same num_envs: ratio of geometric means with a 95% "
+               "Welch t-interval on log throughput (solid)")
+    caption += ("; paired by round (dashed, open markers, drawn slightly right): per-round ratios of jobs run back "
+                "to back, t-interval on log ratios." if loops["paired_speedup"].notna().any() else ".")
+    return Chart("chart-speedup", f"Speed-up over {ref}", hoist(panels, caption), legend.list(), panels)
+
+
+def side_by_side_chart(b: pd.DataFrame, column: str) -> Chart | None:
+    """Each other backend's (runtime's) throughput over the reference's, a panel per mode (and
+    configuration): pooled and paired ratios with their intervals, a line at 1."""
+    if b.empty:
+        return None
+    ref = side_by_side.reference_of(column)
+    others = [c.removesuffix("_ratio") for c in b.columns if c.endswith("_ratio")]
+    b = view.placed(b, b["configuration"])
+    b = b.assign(label=[palette.label(m) for m in b["mode"]], group=b["configuration"])
+    b["curve"] = view.curves(b)
+    b = b.assign(panel=[lab + (f" · {p}" if p else "") for lab, p in zip(b["label"], b["panel"])])
+    legend = Legend()
+    y = ratio_axis([v for o in others for k in ("ratio", "paired") for v in b[f"{o}_{k}"]], f"ratio to {ref} (x)")
+    x = x_axis(b["num_envs"])
+    panels = []
+    for title in dict.fromkeys(b.assign(_o=b["mode"].map(mode_order)).sort_values(["_o", "panel"])["panel"]):
+        s = b[b["panel"] == title].sort_values("num_envs")
+        data = []
+        for o in others:
+            cols = [(f"{o}_ratio", f"{o}_lo", f"{o}_hi", False),
+                    (f"{o}_paired", f"{o}_paired_lo", f"{o}_paired_hi", True)]
+            for curve, sc in s.groupby("curve"):
+                name = o + ("" if curve == sc["label"].iloc[0] else f" ({curve.split(', ', 1)[-1]})")
+                data += _ratio_traces(sc, f"{name} / {ref}", palette.value_colour(column, o), "circle", cols, legend,
+                                      group="configuration", meta_extra={"value": o})
+        line, label = one_line(1, f"= {ref}")
+        panels.append(Panel(title, data, layout(x, y, shapes=[line], annotations=[label]), schedule_notes(s)))
+    caption = (f"Each {column}'s throughput over {ref}'s at one mode and num_envs (a panel per mode; best loop = "
+               f"each {column}'s fastest loop): ratio of geometric means with a 95% Welch interval (solid)")
+    caption += ("; paired by round (dashed, open markers): per-round ratios, t-interval on log ratios."
+                if any(b[f"{o}_paired"].notna().any() for o in others) else ".")
+    return Chart(f"chart-{column}s", f"{column.capitalize()}s side by side", hoist(panels, caption), legend.list(),
+                 panels)
+
+
+def baseline_chart(t: pd.DataFrame, baseline) -> Chart | None:
+    """Each row's throughput over the baseline's (--baseline), per configuration as the throughput chart;
+    a regression (its whole interval below 1) ringed."""
+    if "baseline_ratio" not in t or not t["baseline_ratio"].notna().any():
+        return None
+    got = t[t["baseline_ratio"].notna()]
+    legend = Legend()
+    y = ratio_axis(list(got["baseline_ratio"]), "over the baseline (x)")
+    x = x_axis(t["num_envs"])
+    panels = []
+    for title in view.panel_titles(got):
+        tp = got[got["panel"] == title]
+        data = []
+        for curve, s in ordered(tp):
+            st = palette.style(s["mode"].iloc[0], s["groups"].iloc[0])
+            data += _ratio_traces(s, curve, st["colour"], st["symbol"].removesuffix("-open"),
+                                  [("baseline_ratio", "baseline_lo", "baseline_hi", False)], legend,
+                                  meta_extra={"mode_name": s["mode_name"].iloc[0]})
+            slow = s[s["regression"].astype(bool)]
+            if len(slow):
+                data.append(scatter(x=nums(slow["num_envs"]), y=nums(slow["baseline_ratio"]), mode="markers",
+                                    marker={"symbol": "circle-open", "size": 18, "color": "#C00000",
+                                            "line": {"width": 2}},
+                                    hoverinfo="skip", meta={"kind": "regression", "rows": rows_of(slow)}))
+                legend.add("ringed red: slower than the baseline (whole interval below 1)", "#C00000", "marker",
+                           symbol="circle-open", extra=True)
+        line, label = one_line(1, "= baseline")
+        panels.append(Panel(title, data, layout(x, y, shapes=[line], annotations=[label]), schedule_notes(tp)))
+    caption = (f"Throughput over the baseline's ({baseline}) for each configuration, mode and num_envs in both: "
+               "ratio of geometric means with a 95% Welch t-interval on log throughput.")
+    return Chart("chart-baseline", "Against the baseline", hoist(panels, caption), legend.list(), panels)
+
+
+def all_charts(c) -> list[Chart]:
+    """Every chart the collection has data for, in the page's order (learning's last: curves)."""
+    from .curves import learning_charts
+
     found = []
     if c.ok and not c.table.empty:
-        t = c.table
-        loops = t[~t["mode_name"].isin(probes())]
-        ref, colour = MODES.reference.name, colours(t)
-        found.append(("chart-throughput", "Throughput against num_envs",
-                      "Mean env-steps/s over the pooled repetitions with its 95% t-interval, per mode; the dashed "
-                      f"line is the limit min({', '.join(probes())}) at the same batches.",
-                      throughput_figure(t, colour)))
-        if loops["speedup"].notna().any():
-            found.append(("chart-speedup", f"Speed-up over {ref}",
-                          f"Ratio to {ref} at the same num_envs: pooled (solid, 95% Welch interval) and paired by "
-                          "round (dashed, open markers, t-interval on log ratios; drawn slightly right).",
-                          speedup_figure(loops, colour)))
-        if loops["bound"].notna().any():
-            found.append(("chart-efficiency", "Efficiency against the bound",
-                          "Each loop's mean over the bound its design holds it to (the chain or the limit; hover "
-                          "for which and why): pooled (solid) and paired by round (dashed, 95% interval). Over "
-                          "100% = beat its bound.", efficiency_figure(loops, colour)))
-    for column, b in c.side_by_side.items():
-        if not b.empty:
-            ref = side_by_side.reference_of(column)
-            found.append((f"chart-{column}s", f"{column.capitalize()}s side by side",
-                          f"Each {column}'s mean env-steps/s at one mode and num_envs (best loop = each one's "
-                          f"fastest loop), and its ratio to {ref}: pooled with the 95% Welch interval (solid "
-                          "bars) and paired by round (hatched).", side_by_side_figure(b, column)))
+        t = view.throughput(c.table)
+        found += [throughput_chart(t), speedup_chart(t)]
+        found += [side_by_side_chart(b, column) for column, b in c.side_by_side.items()]
+        found.append(baseline_chart(t, c.baseline))
     if c.ok and not c.learning.empty:
-        chart = returns_chart(c.curves)
-        for x, name in (("env_steps", "env steps"), ("wall_s", "wall time")):
-            found.append((f"chart-returns-{x.replace('_', '-')}", f"Return against {name}",
-                          "Each seed's running mean return (thin) and the interquartile mean over seeds (thick, "
-                          "where every seed has a value), as returns.json holds them.", returns_figure(chart, x)))
-    return found
+        found += learning_charts(c)
+    return [ch for ch in found if ch is not None and ch.panels]
 
 
-def colours(t: pd.DataFrame) -> dict[str, str]:
-    """One colour per mode, in mode order, the same in every figure."""
-    p = palette()
-    return {m: p[i % len(p)] for i, m in enumerate(sorted(t["mode"].unique(), key=mode_order))}
+def ids(chart: Chart) -> list[str]:
+    """The div id of each of a chart's panels."""
+    return [f"{chart.id}-{i}" for i in range(len(chart.panels))]
 
-
-def facets(t: pd.DataFrame, y_title: str, y_log: bool = False):
-    """A figure with a panel per group (titled by its name where there are several) and the
-    (group, row, col) of each; x is num_envs on a log axis ticked at the values measured."""
-    from plotly.subplots import make_subplots
-
-    groups = sorted(t["group"].unique())
-    cols = min(COLUMNS, len(groups))
-    rows = math.ceil(len(groups) / cols)
-    titles = ["<br>".join(textwrap.wrap(g, 150 // cols)) for g in groups] if len(groups) > 1 else None
-    lines = max((s.count("<br>") + 1 for s in titles), default=0) if titles else 0
-    height = rows * (PANEL_H + lines * TITLE_LINE_H) + 120
-    fig = make_subplots(rows=rows, cols=cols, subplot_titles=titles, horizontal_spacing=0.07,
-                        vertical_spacing=min(0.3, (lines * TITLE_LINE_H + 60) / height) if rows > 1 else 0.1)
-    fig.update_annotations(font_size=11)
-    ticks = sorted(int(n) for n in t["num_envs"].unique())
-    fig.update_xaxes(type="log", tickvals=ticks, ticktext=[str(n) for n in ticks], title_text=X_TITLE)
-    fig.update_yaxes(title_text=y_title, type="log" if y_log else "linear")
-    fig.update_layout(height=height, margin={"t": 40 + lines * TITLE_LINE_H, "b": 50, "l": 70, "r": 20},
-                      template="plotly_white", legend={"title": {"text": "mode"}})
-    return fig, [(g, i // cols + 1, i % cols + 1) for i, g in enumerate(groups)]
-
-
-def _line(s: pd.DataFrame, y: str, lo: str, hi: str, show, *, group, mode, kind, colour, shown, paired=False,
-          why: str = ""):
-    """One mode's points in one panel, with the interval lo..hi as error bars; the hover says the figure
-    and its interval (`show` formats one number) and, where given, the column `why`."""
-    import plotly.graph_objects as go
-
-    s = s[s[y].notna()].sort_values("num_envs")
-    name = mode + (" paired" if paired else "")
-    text = [f"{name}, num_envs {r['num_envs']}: {show(r[y])}" + (
-        "" if pd.isna(r[lo]) or lo == y else f" [{show(r[lo])}, {show(r[hi])}]")
-        + ("<br>" + "<br>".join(textwrap.wrap(r[why], 80)) if why else "") for _, r in s.iterrows()]
-    return go.Scatter(
-        x=nums(s["num_envs"] * (NUDGE if paired else 1)), y=nums(s[y]), error_y=error(s[y], s[lo], s[hi]),
-        mode="lines+markers", name=name, legendgroup=name, showlegend=shown,
-        line={"color": colour, "dash": "dash" if paired else "solid"},
-        marker={"color": colour, "symbol": "circle-open" if paired else "circle", "size": 7},
-        text=text, hovertemplate="%{text}<extra></extra>", meta={"group": group, "mode": mode, "kind": kind})
-
-
-def throughput_figure(t: pd.DataFrame, colour: dict[str, str]):
-    import plotly.graph_objects as go
-
-    # a log axis ticked by decades draws no label inside one decade: linear where the means span less
-    log = bool((t["mean"] > 0).all() and t["mean"].max() / t["mean"].min() > 10)
-    fig, panels = facets(t, f"{THR} (mean, 95% CI)", y_log=log)
-    seen = set()
-    for g, row, col in panels:
-        tg = t[t["group"] == g]
-        for m in sorted(tg["mode"].unique(), key=mode_order):
-            fig.add_trace(_line(tg[tg["mode"] == m], "mean", "lo", "hi", lambda v: f"{v:,.0f} {THR}", group=g,
-                                mode=m, kind="mean", colour=colour[m], shown=m not in seen), row=row, col=col)
-            seen.add(m)
-        for k, s in tg[tg["limit"].notna()].groupby("groups"):
-            s = s.drop_duplicates("num_envs").sort_values("num_envs")
-            name = f"limit = min({', '.join(probes())})" + ("" if k == 1 else f", groups={k}")
-            fig.add_trace(go.Scatter(x=nums(s["num_envs"]), y=nums(s["limit"]), mode="lines", name=name,
-                                     legendgroup=name, showlegend=name not in seen,
-                                     line={"color": "black", "dash": "dash" if k == 1 else "dot", "width": 1.5},
-                                     meta={"group": g, "groups": int(k), "kind": "limit"},
-                                     hovertemplate=name + ": %{y:,.0f}<extra></extra>"), row=row, col=col)
-            seen.add(name)
-    if log:
-        fig.update_yaxes(dtick=1, minor={"showgrid": True})
-    return fig
-
-
-def _ratio_figure(t: pd.DataFrame, colour: dict[str, str], y_title: str, columns: list[tuple[str, str, str, bool]],
-                  line_at_1: str, show, why: str = ""):
-    """Pooled and paired ratios (speed-up, efficiency) per mode in a panel per group, with a line at 1.
-
-    The y range is set by the points, not by their intervals: an interval from 2 rounds can be ten
-    times wider than the figures, and would flatten every panel; one that runs off the panel says so
-    by running off, and its hover gives it."""
-    t = t[t[[y for y, *_ in columns]].notna().any(axis=1)]  # a panel only for a group with a ratio
-    fig, panels = facets(t, y_title)
-    seen, top = set(), 1.0
-    for g, row, col in panels:
-        tg = t[t["group"] == g]
-        for m in sorted(tg["mode"].unique(), key=mode_order):
-            s = tg[tg["mode"] == m]
-            for y, lo, hi, paired in columns:
-                if s[y].notna().any():
-                    name = m + (" paired" if paired else "")
-                    fig.add_trace(_line(s, y, lo, hi, show, group=g, mode=m, kind=y, colour=colour[m],
-                                        paired=paired, shown=name not in seen, why=why), row=row, col=col)
-                    seen.add(name)
-                    top = max(top, s[y].max())
-    fig.add_hline(y=1, line={"color": "grey", "width": 1}, annotation_text=line_at_1,
-                  annotation_position="top right", row="all", col="all")
-    fig.update_yaxes(range=[0, 1.25 * top])
-    return fig
-
-
-def speedup_figure(loops: pd.DataFrame, colour: dict[str, str]):
-    ref = MODES.reference.name
-    return _ratio_figure(loops[loops["mode"] != ref], colour, f"speed-up over {ref} (x, 95% CI)",
-                         [("speedup", "speedup_lo", "speedup_hi", False),
-                          ("paired_speedup", "paired_lo", "paired_hi", True)], f"= {ref}", lambda v: f"{v:.2f}x")
-
-
-def efficiency_figure(loops: pd.DataFrame, colour: dict[str, str]):
-    held = loops[loops["bound"].notna()]
-    held = held.assign(why=held["bound_kind"] + " bound: " + held["bound_why"])
-    fig = _ratio_figure(held, colour, "mean over its bound (95% CI)",
-                        [("bound_efficiency", "bound_efficiency", "bound_efficiency", False),
-                         ("bound_efficiency_paired", "bound_efficiency_lo", "bound_efficiency_hi", True)],
-                        "= its bound", lambda v: f"{v:.0%}", why="why")
-    fig.update_yaxes(tickformat=".0%")
-    return fig
-
-
-def side_by_side_figure(b: pd.DataFrame, column: str):
-    """Throughput of each value (bars) and its ratio to the reference (bars with 95% intervals; paired
-    hatched), at each configuration x mode x num_envs of the side-by-side table."""
-    import plotly.graph_objects as go
-    from plotly.subplots import make_subplots
-
-    ref = side_by_side.reference_of(column)
-    values = [c.removesuffix("_mean") for c in b.columns if c.endswith("_mean")]  # the reference first
-    several = b["configuration"].nunique() > 1
-    x = [f"{r.mode} n={r.num_envs}" + (f"<br>{r.configuration}" if several else "") for r in b.itertuples()]
-    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.06, row_heights=[0.55, 0.45])
-    colour = {v: palette()[i % len(palette())] for i, v in enumerate(values)}
-    for v in values:
-        loops = [f" ({lp})" if lp is not None and m == side_by_side.BEST_LOOP else ""
-                 for lp, m in zip(b[f"{v}_loop"], b["mode"])]
-        fig.add_trace(go.Bar(x=x, y=nums(b[f"{v}_mean"]), name=v, legendgroup=v, marker_color=colour[v],
-                             customdata=loops, meta={"column": column, "value": v, "kind": "mean"},
-                             hovertemplate=v + "%{customdata}: %{y:,.0f} " + THR + "<extra></extra>"), row=1, col=1)
-    for v in values[1:]:
-        for kind, lo, hi, pattern in (("ratio", "lo", "hi", ""), ("paired", "paired_lo", "paired_hi", "/")):
-            if b[f"{v}_{kind}"].notna().any():
-                fig.add_trace(go.Bar(
-                    x=x, y=nums(b[f"{v}_{kind}"]), error_y=error(b[f"{v}_{kind}"], b[f"{v}_{lo}"], b[f"{v}_{hi}"]),
-                    name=f"{v}/{ref}" + (" paired" if pattern else ""), legendgroup=v, marker_color=colour[v],
-                    marker_pattern_shape=pattern, meta={"column": column, "value": v, "kind": kind},
-                    hovertemplate=f"{v}/{ref}" + (" paired" if pattern else "") + ": %{y:.2f}x<extra></extra>"),
-                    row=2, col=1)
-    fig.add_hline(y=1, line={"color": "grey", "width": 1}, row=2, col=1)
-    top = max([1.0] + [b[f"{v}_{k}"].max() for v in values[1:] for k in ("ratio", "paired")])
-    fig.update_yaxes(range=[0, 1.25 * top], row=2, col=1)  # as in _ratio_figure: set by the ratios, not intervals
-    fig.update_yaxes(title_text=f"{THR} (mean, log scale)", type="log", dtick=1, minor={"showgrid": True}, row=1, col=1)
-    fig.update_yaxes(title_text=f"ratio to {ref} (x, 95% CI)", row=2, col=1)
-    fig.update_xaxes(title_text="mode and num_envs", row=2, col=1)
-    fig.update_layout(barmode="group", height=640, template="plotly_white", legend={"title": {"text": column}},
-                      margin={"t": 30, "b": 60, "l": 70, "r": 20})
-    return fig
-
-
-def returns_figure(chart: dict, x: str):
-    """Return against env steps or wall seconds from returns.json's arrays: a colour per configuration,
-    each seed thin, the IQM over seeds thick, the target dashed."""
-    import plotly.graph_objects as go
-
-    fig = go.Figure()
-    p = palette()
-    for i, conf in enumerate(chart["configurations"]):
-        colour, label = p[i % len(p)], conf["label"]
-        for s in conf["seeds"]:
-            fig.add_trace(go.Scatter(x=s[x], y=s["return_mean"], mode="lines", name=f"seed {s['seed']}",
-                                     legendgroup=label, showlegend=False, opacity=0.45,
-                                     line={"color": colour, "width": 1}, meta={"label": label, "seed": s["seed"]},
-                                     hovertemplate=f"{label}, seed {s['seed']}: %{{y:.1f}}<extra></extra>"))
-        iqm = conf[f"iqm_vs_{x}"]
-        n = len(conf["seeds"])
-        name = "<br>".join(textwrap.wrap(f"{label} (IQM of {n} seed{'s' * (n > 1)})", 150))
-        fig.add_trace(go.Scatter(x=iqm[x], y=iqm["return"], mode="lines", legendgroup=label, name=name,
-                                 line={"color": colour, "width": 3},
-                                 meta={"label": label, "seed": "iqm"},
-                                 hovertemplate=f"{label}, IQM: %{{y:.1f}}<extra></extra>"))
-    for target in sorted({conf["target_return"] for conf in chart["configurations"]} - {None}):
-        fig.add_hline(y=target, line={"color": "grey", "dash": "dash", "width": 1},
-                      annotation_text=f"target {target:g}", annotation_position="bottom right")
-    fig.update_xaxes(title_text="env steps" if x == "env_steps" else
-                     "wall seconds from job start (setup and compilation included)")
-    fig.update_yaxes(title_text="episode return (unclipped, running mean)")
-    fig.update_layout(height=480, template="plotly_white", margin={"t": 30, "b": 60, "l": 70, "r": 20},
-                      legend={"title": {"text": "configuration"}, "orientation": "h", "y": -0.2})
-    return fig

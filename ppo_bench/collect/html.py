@@ -1,14 +1,25 @@
-"""report.html: one self-contained page of a collection's charts, flags and tables, readable offline.
+"""report.html: one self-contained page that answers at a glance, readable offline and at 800 px.
 
-The PNGs show one configuration each and table.md holds the numbers; the page puts both in one
-place a browser opens from disk, with figures one can hover and zoom (plotly: figures). It is
-self-contained because results are read where no network is (a cluster node, a copy sent on):
-plotly.js is embedded once, in the first figure, and nothing on the page is fetched. The
-tables are table.md itself, rendered here (its own small subset of markdown: headings, bold
-and italic lines, lists, tables), so the page shows exactly what table.md says, its warnings
-among them; the flags at the top count the same lists integrity writes there. The page is
-written when the plot extra is installed (plotly with matplotlib), under the same condition
-as the PNGs; table.md then links to it (`link`).
+The page reads top down: what was measured, the answer (headline: per num_envs the fastest loop,
+its speed-up and its share of its bound; per learning configuration the time and env steps to the
+target), the warnings counted by reason, the charts (figures, curves), where it ran (about:
+provenance) and last table.md itself, rendered (its own small subset of markdown: headings, bold
+and italic lines, lists, tables; a list longer than FOLD lines folded), so the page shows exactly
+what table.md says. Every figure on it is read from the DataFrames the tables are written from.
+
+A chart is a grid of small figures, a panel each, laid out by the browser (CSS grid): at 1400 px
+three a row, at 800 px two, so titles (HTML headings, not plotly annotations) never collide, and
+one HTML legend per chart names each line once, in the same colour on every page (palette).
+
+Plotly. The page embeds plotly.js once, in a <script> of its own, and the figures as JSON (one
+block, drawn by a few lines of script). The bundle is plotly.js-basic-dist-min (vendor/, MIT
+licence, its header kept and its LICENSE beside it): the scatter and bar traces, log axes,
+error bars, fills between traces (fill="tonexty"), shapes and annotations that the figures use,
+at about 1.2 MB where the full bundle is 4.8 MB; its version is plotly.py's own plotly.js
+(4.1.1 with plotly 7.1), so the figures' JSON is what that bundle reads. The figures are built
+with plotly.py's graph objects (their validators check every property), so the page is written
+when the plot extra is installed, under the same condition as the PNGs; table.md then links to
+it (`link`). Nothing on the page is fetched: it opens from disk, offline.
 """
 
 from __future__ import annotations
@@ -18,22 +29,57 @@ import re
 import sys
 from pathlib import Path
 
+from . import about, headline, view
+from .common import to_json
+from .figures import Chart, all_charts, ids
 from .load import Collection
 
 FILE = "report.html"
 LINK = f"Charts: [{FILE}]({FILE})"
+BUNDLE = Path(__file__).resolve().parent / "vendor" / "plotly-basic.min.js"
+FOLD = 6  # a list of table.md longer than this is folded (<details>), its length said
 STYLE = """
-body { font-family: system-ui, sans-serif; margin: 1.5em auto; max-width: 1240px; padding: 0 1em; color: #222; }
-h1 { margin-bottom: 0.2em; } h2 { border-bottom: 1px solid #ddd; padding-bottom: 0.2em; margin-top: 1.6em; }
-.meta, .blurb { color: #555; } nav a { margin-right: 1em; }
-.flags { background: #fff6e0; border: 1px solid #e8c66a; padding: 0.4em 1em; border-radius: 4px; }
+body { font-family: system-ui, sans-serif; margin: 1.2em auto; max-width: 1280px; padding: 0 12px; color: #222; }
+h1 { margin: 0 0 0.2em; font-size: 1.6em; }
+h2 { border-bottom: 1px solid #ddd; padding-bottom: 0.2em; margin-top: 1.4em; }
+.meta, .blurb, .files { color: #555; font-size: 0.92em; overflow-wrap: anywhere; }
+nav a { margin-right: 1em; white-space: nowrap; }
+.flags { background: #fff6e0; border: 1px solid #e8c66a; padding: 0.4em 1em; border-radius: 4px; font-size: 0.92em; }
 .flags.clear { background: #eef8ee; border-color: #9c9; }
+.panels { display: grid; grid-template-columns: repeat(auto-fill, minmax(360px, 1fr)); gap: 10px 14px; }
+.panels.wide { grid-template-columns: repeat(auto-fill, minmax(480px, 1fr)); }
+.panels.one { grid-template-columns: minmax(0, 900px); }
+.panel { min-width: 0; border: 1px solid #eee; border-radius: 4px; padding: 4px 4px 2px; }
+.panel h3 { font-size: 0.95em; font-weight: 600; margin: 2px 6px 0; overflow-wrap: anywhere; }
+.panel .note { font-size: 0.8em; color: #555; margin: 0 6px 4px; }
+.legend { display: flex; flex-wrap: wrap; gap: 2px 16px; font-size: 0.85em; margin: 0.3em 0 0.6em; }
+.legend span { white-space: nowrap; } .legend svg { vertical-align: middle; margin-right: 4px; }
+.swatch { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 5px; }
 table { border-collapse: collapse; margin: 0.6em 0; font-size: 0.85em; display: block; overflow-x: auto; }
 th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: right; white-space: nowrap; }
 th { background: #f3f3f3; } td.text { text-align: left; }
 td.long { white-space: normal; min-width: 28em; text-align: left; }
+table.headline td, table.headline th { white-space: normal; text-align: left; } table.headline { font-size: 0.9em; }
+table.headline td.num { text-align: right; }
+dl.prov { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; font-size: 0.88em; }
+dl.prov dt { font-weight: 600; } dl.prov dd { margin: 0; overflow-wrap: anywhere; }
 #tables li, #tables p { font-size: 0.9em; overflow-wrap: anywhere; }
 """
+TEMPLATE = {"layout": {"font": {"family": "system-ui, sans-serif", "size": 11, "color": "#222"},
+                       "paper_bgcolor": "white", "plot_bgcolor": "white", "hoverlabel": {"align": "left"},
+                       "xaxis": {"gridcolor": "#e6e6e6", "linecolor": "#999", "zeroline": False, "automargin": True},
+                       "yaxis": {"gridcolor": "#e6e6e6", "linecolor": "#999", "zeroline": False, "automargin": True}}}
+DRAW = """<script>
+(function () {
+  const figures = JSON.parse(document.getElementById("figures").textContent);
+  const template = %s;
+  const config = {displaylogo: false, responsive: true, modeBarButtonsToRemove: ["select2d", "lasso2d"]};
+  for (const [id, f] of Object.entries(figures)) {
+    f.layout.template = template;
+    Plotly.newPlot(id, f.data, f.layout, config);
+  }
+})();
+</script>"""
 
 
 def can_chart() -> bool:
@@ -53,7 +99,7 @@ def write(c: Collection, out: Path, plot: bool) -> list[Path]:
     if not can_chart():
         print(f"{FILE} skipped: plotly is not importable (pip install 'ppo-bench[plot]')", file=sys.stderr)
         return []
-    (out / FILE).write_text(page(c), encoding="utf-8")
+    (out / FILE).write_text(page(c, out), encoding="utf-8")
     return [out / FILE]
 
 
@@ -62,58 +108,82 @@ def link(markdown: str) -> str:
     return f"{LINK}\n\n{markdown}"
 
 
-def page(c: Collection) -> str:
-    from .figures import all_figures
-
-    figures = all_figures(c)
-    parts, nav = [], []
-    for i, (div, heading, blurb, fig) in enumerate(figures):
-        nav.append(f'<a href="#{div}-section">{html.escape(heading)}</a>')
-        body = fig.to_html(full_html=False, include_plotlyjs=i == 0, div_id=div,
-                           config={"displaylogo": False, "responsive": True})
-        parts.append(f'<section id="{div}-section"><h2>{html.escape(heading)}</h2>'
-                     f'<p class="blurb">{html.escape(blurb)}</p>\n{body}</section>')
-    nav.append('<a href="#tables">Tables and warnings</a>')
+def page(c: Collection, out: Path) -> str:
+    t = view.throughput(c.table) if c.ok and not c.table.empty else c.table
+    charts = all_charts(c)
+    figures = {i: {"data": p.data, "layout": p.layout} for ch in charts for i, p in zip(ids(ch), ch.panels)}
+    nav = ['<a href="#headline">At a glance</a>'] if c.ok else []
+    nav += [f'<a href="#{ch.id}">{html.escape(ch.heading)}</a>' for ch in charts]
+    nav += ['<a href="#provenance">Provenance</a>', '<a href="#tables">Tables and warnings</a>']
+    data = to_json(figures, separators=(",", ":")).replace("</", "<\\/")
     return "\n".join([
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>ppo_bench report</title>\n<style>{STYLE}</style>\n</head>\n<body>",
-        "<h1>ppo_bench report</h1>", f'<p class="meta">{html.escape(about(c))}</p>',
-        f"<nav>{' '.join(nav)}</nav>", flags(c), *parts,
+        f"<title>ppo_bench report</title>\n<style>{STYLE}</style>", f"<script>{BUNDLE.read_text()}</script>",
+        "</head>\n<body>", "<h1>ppo_bench report</h1>", f'<p class="meta">{html.escape(summary(c))}</p>',
+        about.links(c, out), headline.block(c, t) if c.ok else "", about.warnings(c), f"<nav>{' '.join(nav)}</nav>",
+        *(section(ch) for ch in charts), about.provenance(c),
         '<section id="tables"><h2>Tables and warnings</h2>'
         '<p class="blurb">table.md as the collector wrote it (full precision in table.csv).</p>',
-        markdown_html(c.markdown), "</section>\n</body>\n</html>\n"])
+        markdown_html(c.markdown), "</section>",
+        f'<script type="application/json" id="figures">{data}</script>', DRAW % to_json(TEMPLATE),
+        "</body>\n</html>\n"])
 
 
-def about(c: Collection) -> str:
+def summary(c: Collection) -> str:
     """What was measured where: game, agent, device and GPU, the number of result files and the last date."""
     j = c.jobs
     if j.empty:
         return "no usable result"
     distinct = lambda col: ", ".join(sorted({str(v) for v in j[col] if v is not None})) or "?"  # noqa: E731
     last = max((d for d in j["finished_at"] if d), default="?")[:19].replace("T", " ")  # to the second, UTC
-    return (f"{distinct('game')}, {distinct('agent')} on {distinct('device')} ({distinct('gpu')}); "
-            f"{len(j)} result files, {c.table['group'].nunique()} configuration(s); last finished {last}")
+    gpu = distinct("gpu") if j["gpu"].notna().any() else "no GPU"
+    return (f"{distinct('game')}, {distinct('agent')} on {distinct('device')} ({gpu}); "
+            f"{len(j)} result files, {c.table['group'].nunique()} configuration(s); last finished {last} UTC")
 
 
-def flags(c: Collection) -> str:
-    """The warnings table.md lists (integrity, learning), counted in one box at the top of the page."""
-    kinds = [("contended jobs (another job ran on the host)", len(c.contended)),
-             ("configurations measured on an overloaded machine", len(c.overloaded)),
-             ("machine-state warnings on compared jobs", len(c.machine_warnings)),
-             ("failed jobs", len(c.failed)), ("skipped jobs (do not apply)", len(c.skipped)),
-             ("unusable files", len(c.bad)), ("duplicates", len(c.duplicates)),
-             ("job folders without a result", len(c.no_result)), ("paths not found", len(c.missing)),
-             ("unreadable folders", len(c.unreadable)), ("learning warnings", len(c.learning_warnings))]
-    if not c.table.empty:
-        kinds += [("rows with CV over 10% (!)", int(c.table["noisy"].sum())),
-                  ("rows over 100% of their limit", int((c.table["efficiency"] > 1).sum())),
-                  ("rows that beat their bound", int((c.table["bound_efficiency"] > 1).sum()))]
-    found = [f"<li>{html.escape(what)}: {k}</li>" for what, k in kinds if k]
-    if not found:
-        return '<div class="flags clear" id="flags">No warnings: nothing failed, contended or overloaded.</div>'
-    return ('<div class="flags" id="flags"><b>Warnings</b> (listed in full under '
-            f'<a href="#tables">Tables and warnings</a>):<ul>{"".join(found)}</ul></div>')
+def section(ch: Chart) -> str:
+    panels = "".join(
+        f'<div class="panel">' + (f"<h3>{html.escape(p.title)}</h3>" if p.title else "")
+        + f'<div id="{i}" class="plot"></div>'
+        + "".join(f'<p class="note">{html.escape(n)}</p>' for n in p.notes) + "</div>"
+        for i, p in zip(ids(ch), ch.panels))
+    return (f'<section id="{ch.id}"><h2>{html.escape(ch.heading)}</h2><p class="blurb">{html.escape(ch.caption)}</p>'
+            f'<div class="legend">{"".join(legend_item(e) for e in ch.legend)}</div>'
+            f'<div class="panels{" wide" * ch.wide}{" one" * (len(ch.panels) == 1)}">{panels}</div></section>')
+
+
+STAR = "17,0 18.8,4 23,4.4 19.8,7.2 20.8,11.5 17,9.2 13.2,11.5 14.2,7.2 11,4.4 15.2,4"
+DASHES = {"solid": "", "dash": "6,3", "dot": "1.5,2.5", "dashdot": "6,2,1.5,2"}
+
+
+def marker_svg(symbol: str, colour: str) -> str:
+    """A legend's marker, drawn as plotly draws it (filled, or open where the symbol says so)."""
+    fill = "white" if symbol.endswith("-open") else colour
+    shape = symbol.removesuffix("-open")
+    common = f'fill="{fill}" stroke="{colour}" stroke-width="1.5"'
+    if shape == "square":
+        return f'<rect x="13" y="2" width="8" height="8" {common}/>'
+    if shape == "diamond":
+        return f'<polygon points="17,1 22,6 17,11 12,6" {common}/>'
+    if shape == "star":
+        return f'<polygon points="{STAR}" {common}/>'
+    if shape.startswith("triangle"):
+        return f'<polygon points="17,1 22,11 12,11" {common}/>'
+    return f'<circle cx="17" cy="6" r="4" {common}/>'
+
+
+def legend_item(e: dict) -> str:
+    c = e["colour"]
+    if e["kind"] == "band":
+        svg = f'<rect x="2" y="1" width="30" height="10" fill="{c}" fill-opacity="0.25"/>'
+    elif e["kind"] == "marker":
+        svg = marker_svg(e["symbol"], c)
+    else:
+        dash = DASHES.get(e["dash"], "")
+        svg = (f'<line x1="1" y1="6" x2="33" y2="6" stroke="{c}" stroke-width="{e["width"]}"'
+               + (f' stroke-dasharray="{dash}"' if dash else "") + "/>" + marker_svg(e["symbol"], c))
+    return f'<span><svg width="34" height="12" aria-hidden="true">{svg}</svg>{html.escape(e["name"])}</span>'
 
 
 def inline(text: str) -> str:
@@ -131,7 +201,7 @@ def cell(text: str) -> str:
 
 def markdown_html(text: str) -> str:
     """table.md's markdown as HTML: `## ` headings, `| ... |` tables (the row of dashes dropped),
-    `- ` lists and paragraphs, one per block of lines."""
+    `- ` lists (folded past FOLD lines) and paragraphs, one per block of lines."""
     out, lines = [], text.splitlines()
     i = 0
     while i < len(lines):
@@ -157,7 +227,8 @@ def markdown_html(text: str) -> str:
             while i < len(lines) and lines[i].startswith("- "):
                 items.append(f"<li>{inline(lines[i][2:])}</li>")
                 i += 1
-            out.append(f"<ul>{''.join(items)}</ul>")
+            ul = f"<ul>{''.join(items)}</ul>"
+            out.append(ul if len(items) <= FOLD else f"<details><summary>{len(items)} lines</summary>{ul}</details>")
         else:
             para = []
             while i < len(lines) and lines[i].strip() and not lines[i].startswith(("#", "|", "- ")):

@@ -1,0 +1,150 @@
+"""The report page's first block: the answer at a glance, in the tables' own figures.
+
+For timed loops, per panel (what users compare: panels) and num_envs, the fastest loop (by the
+geometric mean the throughput chart draws), its throughput with its interval, its speed-up over
+the reference mode (table.csv's `speedup` and, where rounds were paired, `paired_speedup`, with
+their intervals) and its share of the bound its design holds it to (table.csv's
+`bound_efficiency`, `bound_kind`, `bound`), or that no bound was measured there and which probe
+is missing. For learning runs, per configuration: the seeds, how many reached the target, the
+median time and env steps to the target with each seed's (returns.csv's columns, "never" for a
+seed that did not get there) and the final return's aggregate with its interval, named IQM only
+where it trims (4 seeds or more). Every figure is a column of the tables (or, for throughput, the
+page's log interval of the same reps: view); each cell carries its full-precision value in
+`data-value`, so a reader or a test can check it against table.csv.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+
+import numpy as np
+import pandas as pd
+
+from ..registry import MODES
+from . import palette, view
+from .curves import aggregate_name
+
+
+def _cell(text: str, value=None, cls: str = "") -> str:
+    v = "" if value is None else f' data-value="{html.escape(_value(value))}"'
+    c = f' class="{cls}"' if cls else ""
+    return f"<td{c}{v}>{html.escape(text)}</td>"
+
+
+def _value(x) -> str:
+    if x is None or (isinstance(x, float) and np.isnan(x)):
+        return "nan"
+    return repr(float(x)) if isinstance(x, (int, float, np.floating, np.integer)) else str(x)
+
+
+def _speedup(r) -> str:
+    if r.mode_name == MODES.reference.name:
+        return f"{r.mode_name} itself"
+    text = view.ratio(r.speedup, r.speedup_lo, r.speedup_hi)
+    if pd.notna(r.paired_speedup):
+        text += f"; paired {view.ratio(r.paired_speedup, r.paired_lo, r.paired_hi)}"
+    return text
+
+
+def _bound(r) -> str:
+    if pd.isna(r.bound):
+        missing = r.limit_missing if isinstance(getattr(r, "limit_missing", None), str) and r.limit_missing else ""
+        return "not measured" + (f" (no {missing})" if missing else "")
+    return f"{r.bound_efficiency:.0%} of its {r.bound_kind} bound ({view.fmt(r.bound)})"
+
+
+def throughput(t: pd.DataFrame) -> str:
+    """The fastest loop per panel and num_envs (empty where no loop ran)."""
+    loops = t[~t["probe"]] if not t.empty else t
+    if loops.empty:
+        return ""
+    titles = view.panel_titles(loops)
+    several = len(titles) > 1
+    bounded = bool(t["probe"].any())  # no probe ran: no loop has a bound, said once below
+    rows = []
+    for title in titles:
+        tp = loops[loops["panel"] == title]
+        members = html.escape(json.dumps(sorted(tp["group"].unique())))
+        for n, cell in tp.groupby("num_envs"):
+            r = next(cell.loc[[cell["g_mean"].idxmax()]].itertuples())
+            interval = "" if pd.isna(r.g_lo) else f" [{view.fmt(r.g_lo)}, {view.fmt(r.g_hi)}]"
+            flags = view.flags(r)
+            colour = palette.mode_colour(r.mode_name)
+            rows.append(
+                f'<tr data-group="{html.escape(r.group)}" data-mode="{html.escape(r.mode)}" data-num-envs="{n}" '
+                f'data-groups="{members}">' + (_cell(title or "all") if several else "") + _cell(str(n), cls="num")
+                + f'<td class="text"><span class="swatch" style="background:{colour}"></span>'
+                  f'{html.escape(r.curve)}</td>'
+                + _cell(f"{view.fmt(r.g_mean)}{interval}" + (" (!)" if flags else ""), r.g_mean, "thr num")
+                + _cell(_speedup(r), r.speedup, "speedup")
+                + (_cell(_bound(r), r.bound_efficiency, "bound") if bounded else "") + "</tr>")
+    ref = MODES.reference.name
+    head = (["configuration"] if several else []) + [
+        "num_envs", "fastest loop", "env-steps/s: geometric mean [95% CI]", f"speed-up over {ref} [95% CI]"] + (
+        ["share of the bound it is held to"] if bounded else [])
+    note = ("(!) = contended, overloaded or run beside other jobs: see the warnings. " if
+            any("(!)" in r for r in rows) else "")
+    return (f'<table class="headline" id="headline-throughput"><thead><tr>'
+            + "".join(f"<th>{h}</th>" for h in head) + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
+            + f'<p class="blurb">{note}Fastest = highest geometric mean of the pooled reps, as drawn below; '
+              + ("speed-up and share of the bound as table.csv states them.</p>" if bounded else
+                 "speed-up as table.csv states it; no probe ran, so no loop has a bound.</p>"))
+
+
+def _per_seed(values: str, show) -> str:
+    return ", ".join(show(v) for v in json.loads(values))
+
+
+def _secs(v) -> str:
+    return "never" if v is None or pd.isna(v) or v == float("inf") else f"{v:.0f}" if v >= 100 else f"{v:.1f}"
+
+
+def _steps(v) -> str:
+    return "never" if v is None or pd.isna(v) or v == float("inf") else f"{v:,.0f}"
+
+
+def learning(c) -> str:
+    """Per learning configuration: seeds, target reached, time and env steps to it, final return."""
+    if c.learning.empty:
+        return ""
+    from .curves import configurations
+
+    confs = configurations(c)
+    several = confs["panel"].nunique() > 1
+    rows = []
+    for r in confs.itertuples():
+        seeds = json.loads(r.seed_list)
+        seeds_text = f"{r.seeds}: {', '.join(map(str, seeds))}" + (f" (+{r.stopped_seeds} stopped early)"
+                                                                   if r.stopped_seeds else "")
+        colour = palette.mode_colour(r.mode.split("[")[0])
+        if pd.isna(r.target_return):
+            reached = time = steps = "no target"
+        else:
+            reached = f"{r.reached} of {r.seeds} (target {r.target_return:g})"
+            time = f"{_secs(r.time_to_target_median)} ({_per_seed(r.time_to_target_per_seed, _secs)})"
+            steps = f"{_steps(r.env_steps_to_target_median)} ({_per_seed(r.env_steps_to_target_per_seed, _steps)})"
+        k = r.seeds_with_return
+        final = ("no episode finished" if k == 0 else f"{r.final_iqm:.1f}" + (
+            "" if pd.isna(r.final_lo) else f" [{r.final_lo:.1f}, {r.final_hi:.1f}]") + f" ({aggregate_name(k)})")
+        rows.append(
+            f'<tr data-group="{html.escape(r.group)}" data-mode="{html.escape(r.mode)}" data-num-envs="{r.num_envs}">'
+            + (_cell(r.panel or "all") if several else "")
+            + f'<td class="text"><span class="swatch" style="background:{colour}"></span>{html.escape(r.curve)}</td>'
+            + _cell(str(r.num_envs), cls="num") + _cell(seeds_text) + _cell(reached, r.reached)
+            + _cell(time, r.time_to_target_median, "time") + _cell(steps, r.env_steps_to_target_median, "steps")
+            + _cell(final, r.final_iqm, "final") + "</tr>")
+    head = (["configuration"] if several else []) + [
+        "mode", "num_envs", "seeds", "reached the target", "time to target, s from job start: median (per seed)",
+        "env steps to target: median (per seed)", "final return [95% CI]"]
+    return ('<table class="headline" id="headline-learning"><thead><tr>' + "".join(f"<th>{h}</th>" for h in head)
+            + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
+            + '<p class="blurb">As returns.csv states them; never = not reached (the median counts it as '
+              "infinitely late).</p>")
+
+
+def block(c, t: pd.DataFrame) -> str:
+    parts = [p for p in (throughput(t), learning(c)) if p]
+    if not parts:
+        return ""
+    return '<section id="headline"><h2>At a glance</h2>' + "".join(parts) + "</section>"

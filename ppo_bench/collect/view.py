@@ -1,0 +1,87 @@
+"""table.csv's rows as the report page reads them: each row's panel, curve and name, and its
+throughput as a geometric mean with an interval that cannot go below zero.
+
+The page draws and states nothing that the tables do not hold, so this adds no statistic of its
+own but one: a throughput interval on the log scale, read from the same pooled repetitions as
+table.csv's (its `reps` column). A t-interval on a rate measured 2-5 times runs below zero
+whenever its reps spread widely (4042 ± 6429 env-steps/s), which a log axis cannot draw and a
+reader cannot believe; exp(mean(log reps) ± t * se(log reps)) around the geometric mean is the
+interval the speed-ups already use (stats.paired_ratio_interval, the same function), never
+negative, and equal to the tables' own once they state throughput the same way. Every other
+figure (speed-ups, bounds, their shares, learning's) is a column of the tables, taken as it is.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+
+from .. import stats
+from . import palette, panels
+from .common import mode_order, probes
+
+
+def log_interval(reps: list[float]) -> tuple[float, float, float]:
+    """(geometric mean, lo, hi): the t-interval on log reps, exponentiated; no interval (NaN) for one rep."""
+    d = stats.paired_ratio_interval(reps)
+    return d["ratio"], (np.nan if d["lo"] is None else d["lo"]), (np.nan if d["hi"] is None else d["hi"])
+
+
+def curves(t: pd.DataFrame) -> list[str]:
+    """Each row's curve: its mode's name, and its schedule's words where two of the panel's
+    configurations ran that mode at one num_envs (else their points join into one curve)."""
+    met = t.groupby(["panel", "label", "num_envs"])["group"].transform("nunique") > 1
+    clash = met.groupby([t["panel"], t["label"]]).transform("any")
+    return [f"{lab}, {s}" if c and s else lab for lab, s, c in zip(t["label"], t["schedule"], clash)]
+
+
+def placed(t: pd.DataFrame, names: pd.Series) -> pd.DataFrame:
+    """`t` with `panel` and `schedule` from its configurations' names (`names`, a column of `t`)."""
+    where = panels.places(names.unique())
+    return t.assign(panel=[where[n].panel for n in names], schedule=[where[n].schedule for n in names])
+
+
+def throughput(table: pd.DataFrame) -> pd.DataFrame:
+    """table.csv's rows with the page's columns: panel, schedule, label (the mode's one name),
+    probe, curve, and g_mean, g_lo, g_hi (`log_interval` of the row's reps)."""
+    if table.empty:
+        return table
+    t = placed(table, table["group"])
+    t["label"] = [palette.label(m, g) for m, g in zip(t["mode"], t["groups"])]
+    t["probe"] = t["mode_name"].isin(probes())
+    geo = [log_interval(json.loads(r)) for r in t["reps"]]
+    t["g_mean"], t["g_lo"], t["g_hi"] = (list(x) for x in zip(*geo))
+    t["curve"] = curves(t)
+    t["_o"] = t["mode"].map(mode_order)
+    return t.sort_values(["group", "_o", "num_envs"]).drop(columns="_o").reset_index(drop=True)
+
+
+def panel_titles(t: pd.DataFrame) -> list[str]:
+    """The panels of a view in table.md's order (its configurations' names sorted)."""
+    return list(dict.fromkeys(t.sort_values("group")["panel"])) if "group" in t else list(dict.fromkeys(t["panel"]))
+
+
+def flags(r) -> list[str]:
+    """What marks a row as not measured alone on an idle machine."""
+    return [w for w, col in (("contended: another job ran on the host", "contended"),
+                             ("overloaded: load above the CPU count", "overloaded"),
+                             ("shared node: ran beside other jobs on cores of their own", "shared_node"))
+            if _true(getattr(r, col, False))]
+
+
+def _true(x) -> bool:
+    return bool(x) if isinstance(x, (bool, np.bool_)) else False
+
+
+def fmt(x: float) -> str:
+    """A throughput as the page writes it: thousands separated, 3 significant figures below 100."""
+    return "n/a" if pd.isna(x) else f"{x:,.0f}" if x >= 100 else f"{x:.3g}"
+
+
+def ratio(x: float, lo: float = np.nan, hi: float = np.nan) -> str:
+    """A ratio as table.md writes it (1.23x [1.10, 1.37])."""
+    if pd.isna(x):
+        return "n/a"
+    return f"{x:.2f}x" if pd.isna(lo) else f"{x:.2f}x [{lo:.2f}, {hi:.2f}]"
