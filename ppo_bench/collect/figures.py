@@ -115,8 +115,21 @@ def log_axis(values, title: str, reach=()) -> dict:
     if r:
         lo, hi = min(lo, max(lo - 1, math.log10(min(r)))), max(hi, min(hi + 1, math.log10(max(r))))
     pad = 0.05 * max(hi - lo, 0.5)
-    return {"type": "log", "range": [lo - pad, hi + pad], "title": {"text": title}, "dtick": 1,
-            "minor": {"showgrid": True}}
+    lo, hi = lo - pad, hi + pad
+    ticks = {"dtick": 1} if hi - lo > 2.5 else {  # a decade or two: label 1, 2, 5 of each decade
+        "tickvals": [m * 10 ** k for k in range(math.floor(lo), math.ceil(hi) + 1) for m in (1, 2, 5)
+                     if lo <= math.log10(m * 10 ** k) <= hi]}
+    if "tickvals" in ticks:
+        ticks["ticktext"] = [short(v) for v in ticks["tickvals"]]
+    return {"type": "log", "range": [lo, hi], "title": {"text": title}, "minor": {"showgrid": True}, **ticks}
+
+
+def short(v: float) -> str:
+    """A tick's label: 2k, 50k, 1M, 0.5."""
+    for unit, size in (("M", 1e6), ("k", 1e3)):
+        if v >= size:
+            return f"{v / size:g}{unit}"
+    return f"{v:g}"
 
 
 def ratio_axis(points, title: str) -> dict:
@@ -222,7 +235,7 @@ def throughput_chart(t: pd.DataFrame) -> Chart:
                     hovertemplate="%{text}<extra></extra>",
                     meta={"kind": "bound", "mode_name": s["mode_name"].iloc[0], "rows": rows_of(held)}))
                 legend.add(BOUND, "#555555", dash="dash", width=1.4, extra=True)
-            unbound = s["bound"].isna() & loop & bool(tp["probe"].any())  # open: no bound measured there
+            unbound = s["bound"].isna() & loop & bool(t["probe"].any())  # open: no bound measured there
             symbols = [st["symbol"] + "-open" if u else st["symbol"] for u in unbound]
             data.append(scatter(
                 x=nums(s["num_envs"]), y=nums(s["g_mean"]), error_y=error(s["g_mean"], s["g_lo"], s["g_hi"]),
@@ -253,7 +266,7 @@ def throughput_chart(t: pd.DataFrame) -> Chart:
 
 
 def _ratio_traces(s: pd.DataFrame, curve: str, colour: str, symbol: str, columns, legend: Legend, group="group",
-                  meta_extra=None) -> list[dict]:
+                  meta_extra=None, dash: str = "solid") -> list[dict]:
     """Pooled (solid) and paired (dashed, open markers, drawn slightly right) ratios of one curve."""
     data = []
     for y, lo, hi, paired in columns:
@@ -263,12 +276,12 @@ def _ratio_traces(s: pd.DataFrame, curve: str, colour: str, symbol: str, columns
         name = curve + (" paired by round" if paired else "")
         data.append(scatter(
             x=nums(got["num_envs"] * (NUDGE if paired else 1)), y=nums(got[y]), error_y=error(got[y], got[lo], got[hi]),
-            mode="lines+markers", line={"color": colour, "dash": "dash" if paired else "solid", "width": 2},
+            mode="lines+markers", line={"color": colour, "dash": "dash" if paired else dash, "width": 2},
             marker={"color": colour, "symbol": symbol + ("-open" if paired else ""), "size": 8},
             text=[f"<b>{name}</b>, {n} envs: {view.ratio(a, b, c)}" for n, a, b, c in
                   zip(got["num_envs"], got[y], got[lo], got[hi])], hovertemplate="%{text}<extra></extra>",
             meta={"kind": y, "rows": rows_of(got, group), **(meta_extra or {})}))
-        legend.add(name, colour, dash="dash" if paired else "solid", symbol=symbol + ("-open" if paired else ""))
+        legend.add(name, colour, dash="dash" if paired else dash, symbol=symbol + ("-open" if paired else ""))
     return data
 
 
@@ -351,7 +364,7 @@ def baseline_chart(t: pd.DataFrame, baseline) -> Chart | None:
             st = palette.style(s["mode"].iloc[0], s["groups"].iloc[0])
             data += _ratio_traces(s, curve, st["colour"], st["symbol"].removesuffix("-open"),
                                   [("baseline_ratio", "baseline_lo", "baseline_hi", False)], legend,
-                                  meta_extra={"mode_name": s["mode_name"].iloc[0]})
+                                  meta_extra={"mode_name": s["mode_name"].iloc[0]}, dash=st["dash"])
             slow = s[s["regression"].astype(bool)]
             if len(slow):
                 data.append(scatter(x=nums(slow["num_envs"]), y=nums(slow["baseline_ratio"]), mode="markers",

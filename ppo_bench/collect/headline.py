@@ -41,6 +41,8 @@ def _value(x) -> str:
 def _speedup(r) -> str:
     if r.mode_name == MODES.reference.name:
         return f"{r.mode_name} itself"
+    if pd.isna(r.speedup):
+        return f"n/a: no {MODES.reference.name} at {r.num_envs} envs"
     text = view.ratio(r.speedup, r.speedup_lo, r.speedup_hi)
     if pd.notna(r.paired_speedup):
         text += f"; paired {view.ratio(r.paired_speedup, r.paired_lo, r.paired_hi)}"
