@@ -39,7 +39,8 @@ def _distinct(values, total: int) -> list[str]:
     counts = Counter(str(v) for v in values if v not in (None, ""))
     if not counts:
         return ["not recorded"]
-    shown = [v if len(counts) == 1 and counts[v] == total else f"{v} ({k} jobs)" for v, k in counts.most_common(LISTED)]
+    shown = [v if len(counts) == 1 and counts[v] == total else f"{v} ({k} job{'s' * (k > 1)})"
+             for v, k in counts.most_common(LISTED)]
     more = len(counts) - LISTED
     return shown + ([f"and {more} more"] if more > 0 else [])
 

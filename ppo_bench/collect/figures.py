@@ -59,9 +59,10 @@ class Legend:
     def __init__(self):
         self.entries: dict[str, dict] = {}
 
-    def add(self, name: str, colour: str, kind: str = "line", dash: str = "solid", symbol: str = "circle",
+    def add(self, name: str, colour: str, kind: str = "line", dash: str = "solid", symbol: str = "",
             width: float = 2.0, extra: bool = False) -> None:
-        """One look; `extra` (reps, rings, bounds, bands, stars) is listed after the curves."""
+        """One look (`symbol`: its marker, "" for a line without); `extra` (reps, rings, bounds, bands,
+        stars) is listed after the curves."""
         self.entries.setdefault(name, {"name": name, "colour": colour, "kind": kind, "dash": dash,
                                        "symbol": symbol, "width": width, "extra": extra})
 
@@ -141,11 +142,13 @@ def ratio_axis(points, title: str) -> dict:
 
 
 def one_line(y: float, text: str) -> tuple[dict, dict]:
-    """A grey line across the panel at `y` (the reference: = step, = compiled, = baseline) and its label."""
+    """A grey line across the panel at `y` (the reference: = step, = compiled, = baseline) and its label,
+    at the left under the line, where the fewest points are (the smallest num_envs often has no ratio)."""
     return ({"type": "line", "xref": "paper", "x0": 0, "x1": 1, "y0": y, "y1": y,
              "line": {"color": palette.REFERENCE_LINE, "width": 1}},
-            {"xref": "paper", "x": 1, "y": y, "text": text, "showarrow": False, "xanchor": "right",
-             "yanchor": "bottom", "font": {"size": 10, "color": palette.REFERENCE_LINE}})
+            {"xref": "paper", "x": 0, "y": y, "text": text, "showarrow": False, "xanchor": "left",
+             "yanchor": "top", "bgcolor": "rgba(255,255,255,0.8)",
+             "font": {"size": 10, "color": palette.REFERENCE_LINE}})
 
 
 def rows_of(s: pd.DataFrame, group: str = "group") -> list[list]:
@@ -339,8 +342,9 @@ def side_by_side_chart(b: pd.DataFrame, column: str) -> Chart | None:
                                       group="configuration", meta_extra={"value": o})
         line, label = one_line(1, f"= {ref}")
         panels.append(Panel(title, data, layout(x, y, shapes=[line], annotations=[label]), schedule_notes(s)))
-    caption = (f"Each {column}'s throughput over {ref}'s at one mode and num_envs (a panel per mode; best loop = "
-               f"each {column}'s fastest loop): ratio of geometric means with a 95% Welch interval (solid)")
+    best = (f"; best loop = each {column}'s fastest loop" if (b["mode"] == side_by_side.BEST_LOOP).any() else "")
+    caption = (f"Each {column}'s throughput over {ref}'s at one mode and num_envs (a panel per mode{best}): ratio of "
+               "geometric means with a 95% Welch interval (solid)")
     caption += ("; paired by round (dashed, open markers): per-round ratios, t-interval on log ratios."
                 if any(b[f"{o}_paired"].notna().any() for o in others) else ".")
     return Chart(f"chart-{column}s", f"{column.capitalize()}s side by side", hoist(panels, caption), legend.list(),

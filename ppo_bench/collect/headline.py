@@ -38,9 +38,13 @@ def _value(x) -> str:
     return repr(float(x)) if isinstance(x, (int, float, np.floating, np.integer)) else str(x)
 
 
-def _speedup(r) -> str:
+def _speedup(r, cell: pd.DataFrame) -> str:
+    """The fastest loop's speed-up; where that is the reference itself, the next loop's beside it."""
     if r.mode_name == MODES.reference.name:
-        return f"{r.mode_name} itself"
+        others = cell[(cell["mode_name"] != r.mode_name) & cell["speedup"].notna()]
+        nxt = next(others.loc[[others["g_mean"].idxmax()]].itertuples()) if len(others) else None
+        return f"{r.mode_name} itself" + ("" if nxt is None else f" (next, {nxt.curve}: "
+                                          f"{view.ratio(nxt.speedup, nxt.speedup_lo, nxt.speedup_hi)})")
     if pd.isna(r.speedup):
         return f"n/a: no {MODES.reference.name} at {r.num_envs} envs"
     text = view.ratio(r.speedup, r.speedup_lo, r.speedup_hi)
@@ -79,7 +83,7 @@ def throughput(t: pd.DataFrame) -> str:
                 + f'<td class="text"><span class="swatch" style="background:{colour}"></span>'
                   f'{html.escape(r.curve)}</td>'
                 + _cell(f"{view.fmt(r.g_mean)}{interval}" + (" (!)" if flags else ""), r.g_mean, "thr num")
-                + _cell(_speedup(r), r.speedup, "speedup")
+                + _cell(_speedup(r, cell), r.speedup, "speedup")
                 + (_cell(_bound(r), r.bound_efficiency, "bound") if bounded else "") + "</tr>")
     ref = MODES.reference.name
     head = (["configuration"] if several else []) + [

@@ -46,8 +46,8 @@ h2 { border-bottom: 1px solid #ddd; padding-bottom: 0.2em; margin-top: 1.4em; }
 nav a { margin-right: 1em; white-space: nowrap; }
 .flags { background: #fff6e0; border: 1px solid #e8c66a; padding: 0.4em 1em; border-radius: 4px; font-size: 0.92em; }
 .flags.clear { background: #eef8ee; border-color: #9c9; }
-.panels { display: grid; grid-template-columns: repeat(auto-fill, minmax(360px, 1fr)); gap: 10px 14px; }
-.panels.wide { grid-template-columns: repeat(auto-fill, minmax(480px, 1fr)); }
+.panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(360px, 1fr)); gap: 10px 14px; }
+.panels.wide { grid-template-columns: repeat(auto-fit, minmax(480px, 1fr)); }
 .panels.one { grid-template-columns: minmax(0, 900px); }
 .panel { min-width: 0; border: 1px solid #eee; border-radius: 4px; padding: 4px 4px 2px; }
 .panel h3 { font-size: 0.95em; font-weight: 600; margin: 2px 6px 0; overflow-wrap: anywhere; }
@@ -158,7 +158,9 @@ DASHES = {"solid": "", "dash": "6,3", "dot": "1.5,2.5", "dashdot": "6,2,1.5,2"}
 
 
 def marker_svg(symbol: str, colour: str) -> str:
-    """A legend's marker, drawn as plotly draws it (filled, or open where the symbol says so)."""
+    """A legend's marker, drawn as plotly draws it (filled, or open where the symbol says so); none for ""."""
+    if not symbol:
+        return ""
     fill = "white" if symbol.endswith("-open") else colour
     shape = symbol.removesuffix("-open")
     common = f'fill="{fill}" stroke="{colour}" stroke-width="1.5"'
