@@ -150,6 +150,11 @@ def test_page_in_chromium(browser, summaries, name):
                             ".getBoundingClientRect(); return [r.width, r.height]; }", div)
         assert box[0] > 300 and box[1] > 200, (div, box)
 
+    # the vendored bundle knows every trace type and attribute the figures use (it refuses, say, scattergl)
+    assert page.evaluate("""() => Object.values(JSON.parse(document.getElementById('figures').textContent))
+      .map(f => Plotly.validate(f.data, f.layout)).filter(e => e)""") == []
+    assert page.evaluate("Plotly.validate([{type: 'scattergl', x: [1]}], {})")
+
     t = pd.read_csv(out / "table.csv")
     rows = keyed(t)
     thr = page.evaluate(TRACES, "chart-throughput")
@@ -161,6 +166,11 @@ def test_page_in_chromium(browser, summaries, name):
             assert close(y + up, hi) and close(y - down, lo), key
         seen.add(key)
     assert seen == set(rows), "every row of table.csv is drawn once"
+    reps: dict = {}
+    for key, x, y, *_ in drawn_points(thr, "reps"):  # every rep a dot, near its num_envs
+        reps.setdefault(key, []).append(y)
+        assert key[2] * 0.85 < x < key[2] * 1.15
+    assert {k: sorted(v) for k, v in reps.items()} == {k: sorted(json.loads(r["reps"])) for k, r in rows.items()}
     bounds = {k for k, r in rows.items() if not pd.isna(r["bound"])}
     assert {k for k, *_ in drawn_points(thr, "bound")} == bounds
     assert all(close(y, rows[k]["bound"]) for k, _, y, *_ in drawn_points(thr, "bound"))

@@ -24,7 +24,7 @@ from scipy import stats
 
 from . import palette, view
 from .equal_steps import TRIM, curve_on, reach
-from .figures import Chart, Legend, Panel, layout, nums, scatter
+from .chart import Chart, Legend, Panel, layout, nums, scatter
 from .learning import CURVE_POINTS
 
 SEED_POINTS = 150
