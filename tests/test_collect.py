@@ -101,9 +101,10 @@ def test_exact_mean_interval_and_speedup(tmp_path, capsys):
 
     s = row(c, "step", 8)
     half = student_t.ppf(0.975, 2) * 4.0 / math.sqrt(3)  # sample sd of step is exactly 4
+    _, lo_s, hi_s = paired_log(step)  # the interval is the t-interval on log reps
     assert s["mean"] == pytest.approx(100.0)
     assert s["ci95"] == pytest.approx(half)
-    assert (s["lo"], s["hi"]) == (pytest.approx(100 - half), pytest.approx(100 + half))
+    assert (s["lo"], s["hi"]) == (pytest.approx(lo_s), pytest.approx(hi_s))
     assert (s["n"], s["cv"], s["noisy"]) == (3, pytest.approx(0.04), False)
     assert s["frames_per_s"] == pytest.approx(500.0)
     assert json.loads(s["reps"]) == step
@@ -118,9 +119,10 @@ def test_exact_mean_interval_and_speedup(tmp_path, capsys):
 
     out = capsys.readouterr().out
     assert "| num_envs | step | sendrecv | sendrecv/step |" in out
-    assert f"| 8 | 100 ± {half:.0f} | 150 ± " in out and " (!) |" in out
+    assert f"| 8 | 100 [{lo_s:.0f}, {hi_s:.0f}] | 150 [" in out and " (!) |" in out
     assert f"{ratio:.2f}x [{lo:.2f}, {hi:.2f}]" in out
-    assert "env-steps/s; ± = 95% t half-width over 3 reps; (!) = CV > 10%" in out
+    assert "env-steps/s, mean [95% interval] over 3 reps, the interval a t-interval on log reps" in out
+    assert "(!) = CV > 10%" in out
     assert "paired" not in out.split("\n")[0]
     assert (tmp_path / "summary" / "table.md").read_text() == out
     assert len(c.runs) == 6 and sorted(c.runs["thr"]) == sorted(step + recv) and c.runs["thr"].dtype == float
@@ -444,8 +446,8 @@ def test_chart_arrays_sorted_integer(tmp_path):
     assert set(chart) == {"stepRaw", "recvRaw", "meta"}
     assert [p["n"] for p in chart["stepRaw"]] == [1, 8, 64] == [p["n"] for p in chart["recvRaw"]]
     assert all(type(v) is int for p in chart["stepRaw"] + chart["recvRaw"] for v in p.values())
-    half = student_t.ppf(0.975, 2) * 19 / math.sqrt(3)
-    assert chart["stepRaw"][0] == {"n": 1, "thr": 579, "thr_lo": round(579 - half), "thr_hi": round(579 + half)}
+    _, lo, hi = paired_log([579 - 19, 579, 579 + 19])  # the t-interval on log reps
+    assert chart["stepRaw"][0] == {"n": 1, "thr": 579, "thr_lo": round(lo), "thr_hi": round(hi)}
     assert chart["recvRaw"][1] == {"n": 8, "thr": 3001, "thr_lo": 3001, "thr_hi": 3001}
     assert {k: chart["meta"][k] for k in ("game", "agent", "device", "frameskip", "unit", "group")} == {
         "game": "pong", "agent": "nature_cnn", "device": "cpu", "frameskip": 5, "unit": "env_steps/s",
@@ -453,7 +455,7 @@ def test_chart_arrays_sorted_integer(tmp_path):
     assert chart["meta"]["schedule"] == {"reps": 3, "bench_steps": 1000, "warmup": 64}
     datetime.fromisoformat(chart["meta"]["date"])
     js = (tmp_path / "summary" / "chart.js").read_text()
-    assert f"const stepRaw = [\n  {{ n: 1, thr: 579, thr_lo: {round(579 - half)}, thr_hi: {round(579 + half)} }},\n" in js
+    assert f"const stepRaw = [\n  {{ n: 1, thr: 579, thr_lo: {round(lo)}, thr_hi: {round(hi)} }},\n" in js
     assert "const recvRaw = [\n" in js and js.count("];") == 2
 
 

@@ -82,7 +82,7 @@ def test_a_missing_path_is_reported_and_the_good_ones_still_collected(tmp_path, 
     err = capsys.readouterr().err
     assert f"ppo_bench.collect: {gone}: no such file or directory\n" in err and "Traceback" not in err
     md = (tmp_path / "good" / "summary" / "table.md").read_text()
-    assert "| 8 | 100 ± " in md and f"**Paths not found**\n\n- {gone}\n" in md
+    assert "| 8 | 100 [" in md and f"**Paths not found**\n\n- {gone}\n" in md
     assert main([str(gone)]) == 1
     assert capsys.readouterr().err == f"ppo_bench.collect: {gone}: no such file or directory\n"
 
@@ -180,7 +180,7 @@ def test_every_unusable_file_is_named_with_its_reason_and_fails_the_collection(t
     md = (tmp_path / "summary" / "table.md").read_text()
     assert md.split("**Unusable files**\n\n")[1].startswith(f"- {bad}: {reason}\n")
     assert "**No result" not in md  # the job wrote something: what is wrong is said above
-    assert "| 8 | 100 ± " in md and "1000000" not in md  # the usable one is still tabled, alone
+    assert "| 8 | 100 [" in md and "1000000" not in md  # the usable one is still tabled, alone
 
 
 def _note(sweep, *entries):

@@ -32,7 +32,8 @@ from .load import SINGLE_GROUP, Collection
 NOISY_CV = 0.10
 GROUP_FILES = ("chart.json", "chart.js", "throughput.png")  # per group (in the out dir when one)
 FILES = ("table.csv", *GROUP_FILES)
-FOOTER = ("env-steps/s; ± = 95% t half-width over {n} reps; (!) = CV > 10%; speedup = ratio of "
+FOOTER = ("env-steps/s, mean [95% interval] over {n} reps, the interval a t-interval on log reps, "
+          "exponentiated (never below zero); (!) = CV > 10%; speedup = ratio of "
           "geometric means with a 95% Welch t-interval on log throughput; paired = per-round ratios "
           "of back-to-back jobs, t-interval on log ratios")
 SLUG_MAX = 120  # bytes of a group's folder name; file systems refuse names past 255
@@ -129,8 +130,9 @@ def _group_markdown(t: pd.DataFrame) -> list[str]:
 
 
 def _mean_cell(r) -> str:
+    """The mean and its 95% interval (stats.summary: on log reps, never below zero): 591 [497, 700]."""
     d = decimals(r.mean)
-    cell = f"{r.mean:.{d}f}" if pd.isna(r.ci95) else f"{r.mean:.{d}f} ± {r.ci95:.{d}f}"
+    cell = f"{r.mean:.{d}f}" if pd.isna(r.lo) else f"{r.mean:.{d}f} [{r.lo:.{d}f}, {r.hi:.{d}f}]"
     return cell + (" (!)" if r.noisy else "")
 
 
