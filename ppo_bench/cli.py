@@ -210,6 +210,7 @@ def main(hydra_main: Callable[[], None]) -> int:
         print(f"stopped by {by}: {what}; run again with resume=true to finish", file=sys.stderr)
         return 130 if isinstance(e, KeyboardInterrupt) else 128 + e.signum
     except sweep.SweepRefused as e:
+        sweep.OUTCOME.refused = True  # a launcher's refusal comes after the summary was registered
         print(e, file=sys.stderr)
         return 1
     except HydraException as e:

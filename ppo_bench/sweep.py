@@ -15,7 +15,8 @@
 - Lock: two sweeps writing into one folder would overwrite each other's
   results. A sweep takes `<sweep dir>/.sweep.lock` (pid, host) at start; one
   that finds the lock held by a live process is refused with one line. A lock
-  whose process is gone (on this host) is taken over.
+  whose process is gone (on this host) is taken over, unless a job of that sweep still holds a
+  slot of the node launcher (`placement.held`).
 - Summary: Hydra skips `on_multirun_end` when the sweep ends by an exception
   (Ctrl-C, SIGTERM, a launcher's error), which is when a summary matters most;
   so the collection is also registered with `atexit`. `collect=false` turns it off.
@@ -155,6 +156,7 @@ def _alive(pid: int, host: str) -> bool:
 class Outcome:
     failed_jobs: int = 0
     collection_failed: bool = False
+    refused: bool = False  # the launcher refused the sweep before any job: nothing to summarise
 
 
 OUTCOME = Outcome()
@@ -272,7 +274,7 @@ class _Sweep:
             return
         self.done = True
         try:
-            if self.collect and not collect_sweep(self.dir):
+            if self.collect and not OUTCOME.refused and not collect_sweep(self.dir):
                 OUTCOME.collection_failed = True
         finally:
             release_lock(self.lock)
