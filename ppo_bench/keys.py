@@ -52,5 +52,5 @@ def unknown_keys(cfg: Any, cls: type = Config, prefix: str = "") -> list[str]:
 
 def unknown_key_message(key: str) -> str:
     close = difflib.get_close_matches(key, known_keys(), n=1, cutoff=0.6)
-    hint = f"did you mean {close[0]}?" if close else "the keys are listed in README.md's config table"
+    hint = f"did you mean {close[0]}?" if close else "the keys are listed in docs/config.md"
     return f"{key}: not a config key; {hint}"

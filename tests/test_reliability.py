@@ -74,7 +74,7 @@ UNKNOWN = [
     ("+schedule.rep=3", "schedule.rep: not a config key; did you mean schedule.reps?"),
     ("+agent.optim.lr=1", "agent.optim: not a config key; did you mean agent.runtime?"),
     ("+stall_timeout=5", "stall_timeout: not a config key; did you mean stall_timeout_s?"),
-    ("+zzz=1", "zzz: not a config key; the keys are listed in README.md's config table"),
+    ("+zzz=1", "zzz: not a config key; the keys are listed in docs/config.md"),
 ]
 
 
