@@ -104,14 +104,15 @@ def same(xs, ys, tol=1e-9) -> bool:
     return len(xs) == len(ys) and all(close(a, b, tol) for a, b in zip(xs, ys))
 
 
-def geo(reps: list[float]) -> tuple:
-    """Geometric mean and 95% t-interval on the log reps, written out (no interval for one rep)."""
+def log_ci(reps: list[float], mean: float) -> tuple:
+    """The 95% t-interval on the log reps, exponentiated and stretched to the mean, written out (none for
+    one rep)."""
     logs = [math.log(x) for x in reps]
     k, m = len(logs), sum(logs) / len(logs)
     if k < 2:
-        return math.exp(m), None, None
+        return None, None
     half = student_t.ppf(0.975, k - 1) * math.sqrt(sum((x - m) ** 2 for x in logs) / (k - 1)) / math.sqrt(k)
-    return math.exp(m), math.exp(m - half), math.exp(m + half)
+    return min(math.exp(m - half), mean), max(math.exp(m + half), mean)
 
 
 def keyed(t: pd.DataFrame) -> dict:
@@ -159,9 +160,9 @@ def test_page_in_chromium(browser, summaries, name):
     rows = keyed(t)
     thr = page.evaluate(TRACES, "chart-throughput")
     seen = set()
-    for key, x, y, up, down in drawn_points(thr, "mean"):  # geometric mean, t-interval on log reps
-        mid, lo, hi = geo(json.loads(rows[key]["reps"]))
-        assert close(x, key[2]) and close(y, mid), key
+    for key, x, y, up, down in drawn_points(thr, "mean"):  # table.csv's mean, t-interval on log reps
+        lo, hi = log_ci(json.loads(rows[key]["reps"]), rows[key]["mean"])
+        assert close(x, key[2]) and close(y, rows[key]["mean"]), key
         if lo is not None:
             assert close(y + up, hi) and close(y - down, lo), key
         seen.add(key)
@@ -218,8 +219,8 @@ def test_page_in_chromium(browser, summaries, name):
     assert headline, "a headline for the timed loops"
     for h in headline:
         r = rows[(h["group"], h["mode"], h["n"])]
-        rivals = [geo(json.loads(x["reps"]))[0] for k, x in loops.items() if k[0] in h["members"] and k[2] == h["n"]]
-        assert close(float(h["thr"]), geo(json.loads(r["reps"]))[0]) and close(float(h["thr"]), max(rivals))
+        rivals = [x["mean"] for k, x in loops.items() if k[0] in h["members"] and k[2] == h["n"]]
+        assert close(float(h["thr"]), r["mean"]) and close(float(h["thr"]), max(rivals))
         assert close(float(h["speedup"]), r["speedup"])
         assert close(float(h["bound"]), r["bound_efficiency"]) if h["bound"] != "none" else t["bound"].isna().all()
     assert {(g, n) for g, _, n in loops} <= {(g, h["n"]) for h in headline for g in h["members"]}  # every cell
@@ -379,5 +380,8 @@ def test_throughput_interval_on_log_reps_never_below_zero():
     from ppo_bench.collect import view
 
     reps = [4000.0, 200.0]  # a t-interval on the mean runs to -23000
-    mid, lo, hi = view.log_interval(reps)
-    assert (mid, lo, hi) == pytest.approx(geo(reps)) and lo > 0
+    lo, hi = view.log_interval(reps, 2100.0)
+    assert (lo, hi) == pytest.approx(log_ci(reps, 2100.0)) and 0 < lo < 2100 < hi
+    skewed = [1.0] * 9 + [1000.0]  # the mean, 100.9, lies above the interval on log reps: its end moves out
+    lo, hi = view.log_interval(skewed, sum(skewed) / 10)
+    assert 0 < lo < hi == pytest.approx(100.9)

@@ -3,7 +3,7 @@ runtimes side by side, the ratio to a baseline (learning's curves: curves.py; th
 chart.py).
 
 Nothing is computed here: every figure reads the page's view of table.csv (view: its rows with
-their panel, curve, one name per mode, and throughput's geometric mean with its log interval) or
+their panel, curve, one name per mode, and throughput's interval on log reps) or
 a section's own table (side_by_side's, the baseline's columns), so the page and the tables cannot
 disagree. A chart is a panel per configuration that users compare (panels: the network, runtime
 or backend; differences of schedule alone are merged into one curve, or named where they meet),
@@ -78,20 +78,20 @@ def _bound_text(r) -> str:
 
 
 def _mean_text(r, loop: bool) -> str:
-    interval = "" if pd.isna(r.g_lo) else f" [{view.fmt(r.g_lo)}, {view.fmt(r.g_hi)}]"
-    return (f"<b>{r.label}</b>, {r.num_envs} envs<br>{view.fmt(r.g_mean)} {THR}{interval}, {r.n} reps"
+    interval = "" if pd.isna(r.log_lo) else f" [{view.fmt(r.log_lo)}, {view.fmt(r.log_hi)}]"
+    return (f"<b>{r.label}</b>, {r.num_envs} envs<br>{view.fmt(r.mean)} {THR}{interval}, {r.n} reps"
             + (f"<br>{_bound_text(r)}" if loop else "") + (f"<br>{r.schedule}" if r.schedule else "")
             + "".join(f"<br>{f}" for f in view.flags(r)))
 
 
 def throughput_chart(t: pd.DataFrame) -> Chart:
-    """Each mode's geometric mean with its interval, its reps as dots, and each loop's bound (dashed,
+    """Each mode's mean with its interval, its reps as dots, and each loop's bound (dashed,
     in its colour) per panel; a loop's point where its bound was not measured is drawn open, and a
     note under the panel names the probe that is missing."""
     legend = Legend()
     reps = [x for r in t["reps"] for x in json.loads(r)]
-    y = log_axis(list(t["g_mean"]) + list(t["bound"]) + reps, f"{THR} (log scale)",
-                 reach=list(t["g_lo"]) + list(t["g_hi"]))
+    y = log_axis(list(t["mean"]) + list(t["bound"]) + reps, f"{THR} (log scale)",
+                 reach=list(t["log_lo"]) + list(t["log_hi"]))
     x = x_axis(t["num_envs"])
     panels = []
     for title in view.panel_titles(t):
@@ -120,7 +120,7 @@ def throughput_chart(t: pd.DataFrame) -> Chart:
             unbound = s["bound"].isna() & loop & bool(t["probe"].any())  # open: no bound measured there
             symbols = [st["symbol"] + "-open" if u else st["symbol"] for u in unbound]
             data.append(scatter(
-                x=nums(s["num_envs"]), y=nums(s["g_mean"]), error_y=error(s["g_mean"], s["g_lo"], s["g_hi"]),
+                x=nums(s["num_envs"]), y=nums(s["mean"]), error_y=error(s["mean"], s["log_lo"], s["log_hi"]),
                 mode="lines+markers", line={"color": st["colour"], "dash": st["dash"], "width": st["width"]},
                 marker={"color": st["colour"], "symbol": symbols, "size": 9 if unbound.any() else 8,
                         "line": {"color": st["colour"], "width": 2}},
@@ -133,10 +133,11 @@ def throughput_chart(t: pd.DataFrame) -> Chart:
                 missing = sorted({m for m in s.loc[unbound, "limit_missing"] if isinstance(m, str) and m})
                 notes.append(f"{curve}: no bound at {', '.join(map(str, s.loc[unbound, 'num_envs']))} envs "
                              f"(not measured{': no ' + '; '.join(missing) if missing else ''}).")
-            data += flag_ring(s, "g_mean", legend)
+            data += flag_ring(s, "mean", legend)
         panels.append(Panel(title, data, layout(x, y), notes + schedule_notes(tp)))
-    caption = (f"Each mode's throughput: geometric mean of its pooled reps with the 95% t-interval on log "
-               f"{THR} (never below zero), at each num_envs, on shared axes.")
+    caption = (f"Each mode's throughput at each num_envs, on shared axes: the mean of its pooled reps (as in "
+               f"table.csv) with a 95% interval on log {THR} (a t-interval on the log reps, exponentiated: never "
+               "below zero).")
     if legend.has(BOUND):
         caption += (" Dashed, in a loop's colour: the bound its design holds it to (the chain of an env waiting "
                     "for its batch, or the limit min(env_only, agent_only) at its batches); hover for its share.")

@@ -1,7 +1,7 @@
 """The report page's first block: the answer at a glance, in the tables' own figures.
 
 For timed loops, per panel (what users compare: panels) and num_envs, the fastest loop (by the
-geometric mean the throughput chart draws), its throughput with its interval, its speed-up over
+mean of its pooled reps, table.csv's `mean`), its throughput with its interval, its speed-up over
 the reference mode (table.csv's `speedup` and, where rounds were paired, `paired_speedup`, with
 their intervals) and its share of the bound its design holds it to (table.csv's
 `bound_efficiency`, `bound_kind`, `bound`), or that no bound was measured there and which probe
@@ -42,7 +42,7 @@ def _speedup(r, cell: pd.DataFrame) -> str:
     """The fastest loop's speed-up; where that is the reference itself, the next loop's beside it."""
     if r.mode_name == MODES.reference.name:
         others = cell[(cell["mode_name"] != r.mode_name) & cell["speedup"].notna()]
-        nxt = next(others.loc[[others["g_mean"].idxmax()]].itertuples()) if len(others) else None
+        nxt = next(others.loc[[others["mean"].idxmax()]].itertuples()) if len(others) else None
         return f"{r.mode_name} itself" + ("" if nxt is None else f" (next, {nxt.curve}: "
                                           f"{view.ratio(nxt.speedup, nxt.speedup_lo, nxt.speedup_hi)})")
     if pd.isna(r.speedup):
@@ -73,8 +73,8 @@ def throughput(t: pd.DataFrame) -> str:
         tp = loops[loops["panel"] == title]
         members = html.escape(json.dumps(sorted(tp["group"].unique())))
         for n, cell in tp.groupby("num_envs"):
-            r = next(cell.loc[[cell["g_mean"].idxmax()]].itertuples())
-            interval = "" if pd.isna(r.g_lo) else f" [{view.fmt(r.g_lo)}, {view.fmt(r.g_hi)}]"
+            r = next(cell.loc[[cell["mean"].idxmax()]].itertuples())
+            interval = "" if pd.isna(r.log_lo) else f" [{view.fmt(r.log_lo)}, {view.fmt(r.log_hi)}]"
             flags = view.flags(r)
             colour = palette.mode_colour(r.mode_name)
             rows.append(
@@ -82,20 +82,20 @@ def throughput(t: pd.DataFrame) -> str:
                 f'data-groups="{members}">' + (_cell(title or "all") if several else "") + _cell(str(n), cls="num")
                 + f'<td class="text"><span class="swatch" style="background:{colour}"></span>'
                   f'{html.escape(r.curve)}</td>'
-                + _cell(f"{view.fmt(r.g_mean)}{interval}" + (" (!)" if flags else ""), r.g_mean, "thr num")
+                + _cell(f"{view.fmt(r.mean)}{interval}" + (" (!)" if flags else ""), r.mean, "thr num")
                 + _cell(_speedup(r, cell), r.speedup, "speedup")
                 + (_cell(_bound(r), r.bound_efficiency, "bound") if bounded else "") + "</tr>")
     ref = MODES.reference.name
     head = (["configuration"] if several else []) + [
-        "num_envs", "fastest loop", "env-steps/s: geometric mean [95% CI]", f"speed-up over {ref} [95% CI]"] + (
+        "num_envs", "fastest loop", "env-steps/s: mean [95% CI]", f"speed-up over {ref} [95% CI]"] + (
         ["share of the bound it is held to"] if bounded else [])
     note = ("(!) = contended, overloaded or run beside other jobs: see the warnings. " if
             any("(!)" in r for r in rows) else "")
     return (f'<table class="headline" id="headline-throughput"><thead><tr>'
             + "".join(f"<th>{h}</th>" for h in head) + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
-            + f'<p class="blurb">{note}Fastest = highest geometric mean of the pooled reps, as drawn below; '
-              + ("speed-up and share of the bound as table.csv states them.</p>" if bounded else
-                 "speed-up as table.csv states it; no probe ran, so no loop has a bound.</p>"))
+            + f'<p class="blurb">{note}Fastest = highest mean of the pooled reps; mean, speed-up and share of '
+              "the bound as table.csv states them, the interval on log reps as drawn below"
+              + ("." if bounded else "; no probe ran, so no loop has a bound.") + "</p>")
 
 
 def _per_seed(values: str, show) -> str:

@@ -1,14 +1,17 @@
 """table.csv's rows as the report page reads them: each row's panel, curve and name, and its
-throughput as a geometric mean with an interval that cannot go below zero.
+throughput's interval on the log scale, which cannot go below zero.
 
-The page draws and states nothing that the tables do not hold, so this adds no statistic of its
-own but one: a throughput interval on the log scale, read from the same pooled repetitions as
-table.csv's (its `reps` column). A t-interval on a rate measured 2-5 times runs below zero
-whenever its reps spread widely (4042 ± 6429 env-steps/s), which a log axis cannot draw and a
-reader cannot believe; exp(mean(log reps) ± t * se(log reps)) around the geometric mean is the
-interval the speed-ups already use (stats.paired_ratio_interval, the same function), never
-negative, and equal to the tables' own once they state throughput the same way. Every other
-figure (speed-ups, bounds, their shares, learning's) is a column of the tables, taken as it is.
+The page draws and states nothing that the tables do not hold: a row's throughput is table.csv's
+`mean` (so the fastest loop, its share of its bound and the point drawn against that bound agree
+with the tables), and every other figure (speed-ups, bounds, their shares, learning's) is a
+column of the tables, taken as it is. It adds one statistic of its own: the throughput's interval,
+from the same pooled repetitions (table.csv's `reps`), on log throughput. A t-interval on a rate
+measured 2-5 times runs below zero whenever its reps spread widely (4042 ± 6429 env-steps/s),
+which a log axis cannot draw and a reader cannot believe; exp(mean(log reps) ± t * se(log reps)),
+around the geometric mean, is the interval the speed-ups already use (stats.paired_ratio_interval,
+the same function), never negative. Where very skewed reps put the mean above it, its upper end
+is moved out to the mean, so that lo <= mean <= hi: the rule the tables' own lo and hi are
+moving to, so the two will agree.
 """
 
 from __future__ import annotations
@@ -23,10 +26,13 @@ from . import palette, panels
 from .common import mode_order, probes
 
 
-def log_interval(reps: list[float]) -> tuple[float, float, float]:
-    """(geometric mean, lo, hi): the t-interval on log reps, exponentiated; no interval (NaN) for one rep."""
+def log_interval(reps: list[float], mean: float) -> tuple[float, float]:
+    """(lo, hi): the t-interval on log reps, exponentiated, reaching `mean` where skew puts it outside;
+    no interval (NaN) for one rep."""
     d = stats.paired_ratio_interval(reps)
-    return d["ratio"], (np.nan if d["lo"] is None else d["lo"]), (np.nan if d["hi"] is None else d["hi"])
+    if d["lo"] is None:
+        return np.nan, np.nan
+    return min(d["lo"], mean), max(d["hi"], mean)
 
 
 def curves(t: pd.DataFrame) -> list[str]:
@@ -45,14 +51,14 @@ def placed(t: pd.DataFrame, names: pd.Series) -> pd.DataFrame:
 
 def throughput(table: pd.DataFrame) -> pd.DataFrame:
     """table.csv's rows with the page's columns: panel, schedule, label (the mode's one name),
-    probe, curve, and g_mean, g_lo, g_hi (`log_interval` of the row's reps)."""
+    probe, curve, and log_lo, log_hi (`log_interval` of the row's reps around its mean)."""
     if table.empty:
         return table
     t = placed(table, table["group"])
     t["label"] = [palette.label(m, g) for m, g in zip(t["mode"], t["groups"])]
     t["probe"] = t["mode_name"].isin(probes())
-    geo = [log_interval(json.loads(r)) for r in t["reps"]]
-    t["g_mean"], t["g_lo"], t["g_hi"] = (list(x) for x in zip(*geo))
+    found = [log_interval(json.loads(r), m) for r, m in zip(t["reps"], t["mean"])]
+    t["log_lo"], t["log_hi"] = [x for x, _ in found], [x for _, x in found]
     t["curve"] = curves(t)
     t["_o"] = t["mode"].map(mode_order)
     return t.sort_values(["group", "_o", "num_envs"]).drop(columns="_o").reset_index(drop=True)
