@@ -14,11 +14,12 @@ from __future__ import annotations
 import difflib
 import math
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from hydra.core.config_store import ConfigStore
 from omegaconf import MISSING
 
+from . import memory
 from .registry import ALGOS, BACKENDS, MODES, NETWORKS, RUNTIMES, Registry
 
 DEVICES = ("auto", "cuda", "cpu")
@@ -203,11 +204,12 @@ def known_games() -> list[str]:
     return sorted(roms.get_all_rom_ids())
 
 
-def validate(cfg: Any) -> None:
+def validate(cfg: Any, machine: Callable[[], tuple[Optional[int], int]] = memory.machine) -> None:
     """Refuse a bad value with one ValueError naming key, value and what is allowed.
 
     Runs before any environment or model is built, so a typo costs nothing. The
     relations between values that a sweep crosses come last, as NotApplicable.
+    `machine()` says the memory available and the slots sharing it (memory.machine reads them).
     """
     mode = _entry(MODES, cfg.mode.name)
     _entry(NETWORKS, cfg.agent.name)
@@ -282,6 +284,9 @@ def validate(cfg: Any) -> None:
             raise ValueError(f"agent.runtime={runtime.name}: needs CUDA graphs and no CUDA device is "
                              f"visible here; allowed here: {', '.join(RUNTIMES.names(needs_cuda=False))}")
     problem = backend.missing()  # agent_only too: it reads the frame shape off a one-env copy
+    if problem:
+        raise ValueError(problem)
+    problem = mode.emulators and memory.refusal(cfg.env.num_envs, backend, machine())
     if problem:
         raise ValueError(problem)
     # Relations last: a NotApplicable then means every value on its own was right.

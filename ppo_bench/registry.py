@@ -47,6 +47,13 @@ class Backend(Entry):
     batches: bool = True
     """Async batches of num_envs // groups (mode.groups > 1); False refuses groups > 1."""
     no_batches_why: str = ""
+    memory_mib: Optional[float] = None
+    """MiB of host memory one more env holds once reset and stepped (its emulator and buffers; with
+    gymnasium its worker process), with a margin: validate refuses a num_envs whose emulators need
+    more than the machine has available (see memory). None: unknown, nothing refused."""
+    build_s: Optional[float] = None
+    """CPU seconds one more env costs to construct and reset: a large build logs its estimate
+    (ale-py builds every emulator in one call that says nothing). None: no estimate."""
 
     def missing(self) -> Optional[str]:
         """The one-line refusal when this backend's package is not installed, else None. Imports nothing."""
@@ -149,15 +156,22 @@ class Registry(Generic[E]):
         return _BUILTIN[self.key]
 
 
+# memory_mib and build_s: measured 2026-12-02 on a 2-core, 23 GiB machine (ale-py 0.12.1, envpool 1.2.5,
+# gymnasium 1.4.0, Pong) with `python bench/emulator_memory.py --backend B --num-envs 64 256` (gymnasium:
+# 16 64), docs/results/2026-12-02-cpu/emulator_memory.txt. memory_mib: the growth of the process tree's
+# memory (Pss) per env between the two counts, after reset and 50 steps, at most ale 1.65 MiB, envpool
+# 1.20, gymnasium 9.18 over the runs there, with a fifth to a quarter more. build_s: CPU seconds per env
+# to construct and reset (the wall time there was two to three times that: the machine was loaded).
 BACKENDS: Registry[Backend] = Registry(
     "env.backend",
-    Backend("ale", "ppo_bench.backends:make_ale"),
+    Backend("ale", "ppo_bench.backends:make_ale", memory_mib=2.0, build_s=0.27),
     Backend("envpool", "ppo_bench.backends:EnvpoolVectorEnv", package="envpool", needs="the envpool package",
-            extra="envpool", versions=("envpool",)),
+            extra="envpool", versions=("envpool",), memory_mib=1.5, build_s=0.15),
     Backend("gymnasium", "ppo_bench.backends:GymnasiumVectorEnv", package="cv2",
             needs="the opencv package (cv2, which gymnasium's AtariPreprocessing needs)", extra="gymnasium",
             versions=("gymnasium", "opencv-python-headless"),
-            batches=False, no_batches_why="AsyncVectorEnv steps every env on each call: no batch_size, no env_id"),
+            batches=False, no_batches_why="AsyncVectorEnv steps every env on each call: no batch_size, no env_id",
+            memory_mib=11.5, build_s=0.28),
 )
 
 RUNTIMES: Registry[Runtime] = Registry(
