@@ -344,9 +344,24 @@ def _check_ppo(agent: Any) -> None:
             raise ValueError(f"agent.{key}={getattr(agent, key)}: must be >= 0")
 
 
+def resolved_device(name: str) -> str:
+    """The device a job runs on (as job.resolve_device): auto is cuda where torch sees CUDA, else cpu.
+    Asks torch only for auto, so the check of a cpu or cuda config imports no torch."""
+    if name != "auto":
+        return name
+    import torch
+
+    return "cuda" if torch.cuda.is_available() else "cpu"
+
+
 def warnings_for(cfg: Any) -> list[str]:
     """Legal settings that make the figure less meaningful; stored in the result."""
     notes = []
+    if cfg.agent.overlap and MODES[cfg.mode.name].agent and resolved_device(cfg.device) == "cpu":
+        # not refused: the overlap's code path (acting one update behind) is the same on the CPU and
+        # is tested there; on the GPU machine the same config overlaps
+        notes.append("agent.overlap=true: on the CPU nothing overlaps (the update overlaps the next rollout on a "
+                     "second CUDA stream), yet the loop still acts one update behind; use agent.overlap=false")
     if cfg.schedule.total_env_steps is not None:
         return notes  # one learning run: no repetitions, no bench_steps
     if MODES[cfg.mode.name].agent and cfg.schedule.bench_steps < cfg.agent.num_steps:

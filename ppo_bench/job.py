@@ -25,11 +25,15 @@ from .isolation import Progress
 from .signals import one_line
 from .loop import interleaved, learn, measure, synchronizer
 from .phases import describe
-from .registry import ALGOS, MODES
+from .registry import ALGOS, BACKENDS, MODES
 from .runtimes import compiled_graphs, cudagraph_skips
 
 log = logging.getLogger(__name__)
 IMPORTS_ENDED = time.monotonic()  # this module is what the fork server preloads: its imports end here
+LARGE_BUILD = 256
+"""From this many emulators the set-up logs a line before building them and one after: ale-py's
+constructor builds them all in one call that holds the GIL (nothing can report meanwhile), and
+256 of them took minutes on a busy 2-core machine."""
 
 
 def measure_job(config: dict, started: float, started_mono: float, entries: list, progress: Progress) -> dict:
@@ -87,7 +91,10 @@ def build(cfg: Any, device: torch.device, parts: dict | None = None):
         clock[name] = now - t
         t = now
 
+    large = mode.emulators and n >= LARGE_BUILD
     try:
+        if large:
+            _announce(cfg)
         if mode.emulators:
             envs = make_envs(cfg)
         lap("emulators")
@@ -103,11 +110,27 @@ def build(cfg: Any, device: torch.device, parts: dict | None = None):
                 envs = TorchEnvs(envs, device, cfg.env.upload, agent.uploader)
             driver = mode.load()(envs, agent, cfg.seed, groups)
         lap("driver")
+        if large:  # the driver's lap holds the first reset (where envpool makes its pool)
+            log.info("%d emulators built in %.1f s and reset in %.1f s", n, clock["emulators"], clock["driver"])
         return driver
     except BaseException:
         if envs is not None:
             envs.close()
         raise
+
+
+def _announce(cfg: Any) -> None:
+    """The line before a large build: how many emulators, and how long they take by the backend's
+    measured CPU seconds each (registry.Backend.build_s)."""
+    n, backend = cfg.env.num_envs, BACKENDS[cfg.env.backend]
+    line = f"building {n} emulators of {cfg.env.game} (env.backend={backend.name})"
+    if backend.build_s:
+        estimate = n * backend.build_s
+        line += (f": about {estimate:.0f} s to build and reset ({backend.build_s:g} s of CPU each, "
+                 "longer on a busy machine)")
+        if estimate > cfg.stall_timeout_s:
+            line += f"; stall_timeout_s={cfg.stall_timeout_s:g} stops a set-up that takes longer"
+    log.info("%s", line)
 
 
 def _measure(cfg: DictConfig, started: float, started_mono: float, progress: Progress, forked: dict) -> dict:
