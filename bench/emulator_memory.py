@@ -30,8 +30,8 @@ def footprint(pid: int = 0) -> int:
     try:
         with open(f"/proc/{pid}/smaps_rollup") as f:
             total += next(int(line.split()[1]) for line in f if line.startswith("Pss:")) * 1024
-        for task in os.listdir(f"/proc/{pid}/task"):
-            with open(f"/proc/{pid}/task/{task}/children") as f:
+        for thread in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{thread}/children") as f:
                 total += sum(footprint(int(child)) for child in f.read().split())
     except (FileNotFoundError, ProcessLookupError):  # a worker that ended meanwhile
         pass
@@ -47,8 +47,8 @@ def cpu_seconds(pid: int = 0) -> float:
         with open(f"/proc/{pid}/stat") as f:
             fields = f.read().rsplit(")", 1)[1].split()
         total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
-        for task in os.listdir(f"/proc/{pid}/task"):
-            with open(f"/proc/{pid}/task/{task}/children") as f:
+        for thread in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{thread}/children") as f:
                 total += sum(cpu_seconds(int(child)) for child in f.read().split())
     except (FileNotFoundError, ProcessLookupError):
         pass
