@@ -165,6 +165,7 @@ def test_page_in_chromium(browser, summaries, name):
         assert close(x, key[2]) and close(y, rows[key]["mean"]), key
         if lo is not None:
             assert close(y + up, hi) and close(y - down, lo), key
+            assert close(lo, rows[key]["lo"]) and close(hi, rows[key]["hi"]), key  # table.csv's own interval
         seen.add(key)
     assert seen == set(rows), "every row of table.csv is drawn once"
     reps: dict = {}

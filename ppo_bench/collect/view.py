@@ -8,10 +8,10 @@ column of the tables, taken as it is. It adds one statistic of its own: the thro
 from the same pooled repetitions (table.csv's `reps`), on log throughput. A t-interval on a rate
 measured 2-5 times runs below zero whenever its reps spread widely (4042 ± 6429 env-steps/s),
 which a log axis cannot draw and a reader cannot believe; exp(mean(log reps) ± t * se(log reps)),
-around the geometric mean, is the interval the speed-ups already use (stats.paired_ratio_interval,
-the same function), never negative. Where very skewed reps put the mean above it, its upper end
-is moved out to the mean, so that lo <= mean <= hi: the rule the tables' own lo and hi are
-moving to, so the two will agree.
+around the geometric mean (stats.log_interval), never is. Where very skewed reps put the mean above
+it, its upper end is moved out to the mean, so that lo <= mean <= hi: the tables' own rule for
+their lo and hi (stats.summary), so the page's interval is table.csv's, derived here from the reps
+as the page's figures are.
 """
 
 from __future__ import annotations
@@ -29,10 +29,8 @@ from .common import mode_order, probes
 def log_interval(reps: list[float], mean: float) -> tuple[float, float]:
     """(lo, hi): the t-interval on log reps, exponentiated, reaching `mean` where skew puts it outside;
     no interval (NaN) for one rep."""
-    d = stats.paired_ratio_interval(reps)
-    if d["lo"] is None:
-        return np.nan, np.nan
-    return min(d["lo"], mean), max(d["hi"], mean)
+    lo, hi = stats.log_interval(reps)
+    return (np.nan, np.nan) if lo is None else (min(lo, mean), max(hi, mean))
 
 
 def curves(t: pd.DataFrame) -> list[str]:
