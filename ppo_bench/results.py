@@ -221,8 +221,9 @@ def _check_types(record: dict) -> None:
                 raise BadResult(f"{name}: {kind}, expected {allowed.replace('|', ' or ')}")
 
 
-def read_result(path: Path) -> dict:
-    """Load and check one result file; raise BadResult saying what is wrong.
+def read_result(path: Path, data: Optional[bytes] = None) -> dict:
+    """Load and check one result file (`data`: its bytes where they were read already, as the collector
+    reads a member of an archive in memory); raise BadResult saying what is wrong.
 
     Types are checked, not only presence, and the figures against each other (record_checks), so
     that a file that would break the collector, read `true` as 1.0 or table reps its own seconds deny
@@ -230,7 +231,7 @@ def read_result(path: Path) -> dict:
     """
     text = None
     try:
-        record = json.loads(text := Path(path).read_bytes().decode())
+        record = json.loads(text := (Path(path).read_bytes() if data is None else data).decode())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
         raise BadResult(why_unreadable(e, text)) from None
     if not isinstance(record, dict):

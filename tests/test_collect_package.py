@@ -15,7 +15,7 @@ from ppo_bench.registry import BACKENDS, MODES, RUNTIMES
 from test_collect import write
 
 PACKAGE = ROOT / "ppo_bench" / "collect"
-STEPS = ["load", "common", "limits", "bounds", "throughput", "side_by_side", "phases", "equal_steps", "learning",
+STEPS = ["sources", "load", "common", "limits", "bounds", "throughput", "side_by_side", "phases", "equal_steps", "learning",
          "integrity", "baseline", "figures", "html", "report", "cli"]  # each may import only those before it
 
 

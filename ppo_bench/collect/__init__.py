@@ -2,7 +2,10 @@
 
     python -m ppo_bench.collect PATH [PATH...] [--out DIR] [--baseline DIR] [--no-plot]
 
-Every `**/result.json` under the paths is read (never written). What may be
+Every `**/result.json` under the paths is read (never written), also inside a sweep packed as a
+compressed archive (`python -m ppo_bench.collect sweep.tar.gz`; .tar.gz, .tgz or .tar.xz, given or met
+in a folder), read in memory, never extracted, by the same rules as a folder (see sources); its summary
+goes where its folder's would, `<archive's name without .tar.gz>/summary`. What may be
 compared or merged is decided by the configs, not by where the files lie:
 
 - Results whose configs differ in anything but the mode subtree, `env.num_envs`,
@@ -110,9 +113,10 @@ to 60 s, then stops with one line naming the holder's pid. A path it cannot use
 (--out, --baseline) ends it with one line naming the path, exit 1.
 
 The package has one module per section of the summary, each with its statistics, its part
-of table.md and its files, and each importing only the modules listed before it: load (find
-and read the result files; what cannot be used; the Collection), common (what several
-sections share: mode order, pooled reps, round pairing, table cells), limits (the probes'
+of table.md and its files, and each importing only the modules listed before it: sources (find
+the result files, in folders and archives, and the sweeps' notes and multirun.yaml), load (read
+the result files; what cannot be used; the Collection), common (what several sections share:
+mode order, pooled reps, round pairing, table cells), limits (the probes'
 bound and each loop's efficiency; interleaved.csv), bounds (the bound each loop's design holds it to: the chain
 of an env waiting for its batch, or the limit), throughput (table.csv, the speed-ups, the chart arrays
 and throughput.png per group), side_by_side (backends.csv, runtimes.csv, side_by_side.*),

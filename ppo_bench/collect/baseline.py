@@ -1,7 +1,7 @@
 """The comparison with an earlier collection (--baseline): which rows got slower.
 
 A baseline is an earlier summary dir (its table.csv keeps full precision and the raw reps
-for this) or a dir of result files, collected here into the same rows. Per row present in
+for this), or a dir of result files or a sweep's archive, collected here into the same rows. Per row present in
 both, new over old with its interval: columns of table.csv, and a row whose whole interval
 lies below 1 is listed as a regression in table.md; where no row is in both, table.md says
 that nothing was comparable (not "No regressions"). It is read before anything is collected,
@@ -20,14 +20,15 @@ from .. import stats
 from . import throughput
 from .common import ratio_cell
 from .load import BASELINE_COLUMNS, CollectError, Collection, load_jobs, read_table
+from .sources import is_archive
 
 
 def load(path: Path) -> pd.DataFrame:
-    """An earlier collection: a summary dir (its table.csv, raw reps) or a dir of result files."""
+    """An earlier collection: a summary dir (its table.csv, raw reps), a dir of result files or an archive of one."""
     path = Path(path)
     if not path.exists():
         raise CollectError(path, "no such file or directory")
-    csv = path if path.is_file() else path / "table.csv"
+    csv = path if path.is_file() and not is_archive(path) else path / "table.csv"
     if csv.is_file():
         return read_table(csv)
     jobs = load_jobs([path])[0].jobs

@@ -19,6 +19,7 @@ from typing import Optional
 
 from . import report
 from .load import CollectError, Collection
+from .sources import is_archive, unpacked_name
 
 PROG = "ppo_bench.collect"
 
@@ -42,8 +43,7 @@ def collect(paths: list[Path], out_dir: Optional[Path] = None, baseline: Optiona
         if found:
             print(f"no result files under {', '.join(map(str, found))}", file=sys.stderr)
         return c
-    first = found[0] if found[0].is_dir() else found[0].parent
-    c.out_dir = out = Path(out_dir) if out_dir is not None else first / "summary"
+    c.out_dir = out = Path(out_dir) if out_dir is not None else default_out(found[0])
     print(c.markdown, end="")
     try:
         report.write(c, out, plot)
@@ -59,9 +59,21 @@ def collect(paths: list[Path], out_dir: Optional[Path] = None, baseline: Optiona
     return c
 
 
+def default_out(first: Path) -> Path:
+    """Where a summary goes without --out: `<folder>/summary` for a folder, beside a result file for a
+    file, and for an archive where its folder's would go, `<archive's name without .tar.gz>/summary`
+    beside it (a folder of several archives gets one summary per archive, not one for all)."""
+    if first.is_dir():
+        return first / "summary"
+    if is_archive(first):
+        return first.parent / unpacked_name(first) / "summary"
+    return first.parent / "summary"
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="ppo-bench-collect", description=__doc__.split("\n\n")[0])
-    parser.add_argument("paths", nargs="+", type=Path, help="result files or directories to search")
+    parser.add_argument("paths", nargs="+", type=Path,
+                        help="result files, directories to search, or sweeps packed as .tar.gz, .tgz or .tar.xz")
     parser.add_argument("--out", type=Path, help="output dir (default: <first PATH>/summary)")
     parser.add_argument("--baseline", type=Path, help="earlier summary dir (table.csv) or dir of results")
     parser.add_argument("--no-plot", action="store_true", help="skip throughput.png")

@@ -27,7 +27,8 @@ import numpy as np
 import pandas as pd
 
 from .common import bounded, mode_order
-from .load import JOBS, Collection, run_window, slot_cores
+from .load import Collection, run_window, slot_cores
+from .sources import JOBS
 
 CELLS_LISTED = 8  # mode x num_envs cells named on one warning line
 

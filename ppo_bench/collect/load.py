@@ -1,6 +1,7 @@
-"""Finding and reading result files: which files count, and how their jobs group.
+"""Reading result files: which files count, and how their jobs group.
 
-The first step of a collection, and the only one that opens result files. It lists what
+The first step of a collection after sources (which finds the files, in folders and archives), and
+the only one that reads result files. It lists what
 cannot be used (bad files, copies of a measurement already read, job folders without a
 result, paths that do not exist) and the failed and skipped jobs, and reads every config
 in today's schema (old keys renamed, keys gained since at their defaults), so that a
@@ -26,7 +27,6 @@ its loop/probe pairs is as good as a finished job's (see limits), its throughput
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -37,12 +37,9 @@ import pandas as pd
 
 from .. import results
 from ..record_checks import why_unreadable
+from .sources import KILLED, Found, launched, walk
 
 SINGLE_GROUP = "all"
-RUN_MARKERS = (".hydra", "run.log")  # what a job of run.py leaves in its folder besides result.json
-JOBS = ".jobs.jsonl"  # in a sweep folder: a line per job as it starts and as it ends (ppo_bench.cli.note_job)
-KILLED = "killed, or still running"
-UNWRITTEN = "no record written: the job ended without one (its folder or the disk refused it)"
 BASELINE_COLUMNS = ["identity", "mode", "num_envs", "mean", "reps"]
 
 
@@ -75,7 +72,8 @@ class Collection:
     duplicates: list[dict] = field(default_factory=list)  # path, kept: the copy not used and the one used
     no_result: list[dict] = field(default_factory=list)   # path, reason: jobs without a result file
     missing: list[str] = field(default_factory=list)      # paths given that do not exist
-    unreadable: list[str] = field(default_factory=list)   # folders that could not be listed: "path: why"
+    unreadable: list[str] = field(default_factory=list)   # folders or archives that could not be read: "path: why"
+    sweeps: dict = field(default_factory=dict)  # sweep folder -> its multirun.yaml's text (sources.MULTIRUN)
     contended: list[dict] = field(default_factory=list)   # path, host, overlaps (other jobs' runs)
     contention: list[str] = field(default_factory=list)   # one line per stretch of overlapping runs on a host
     shared_node: list[str] = field(default_factory=list)  # per group, timed jobs that ran beside others on the node
@@ -107,69 +105,14 @@ class Collection:
         return self.side_by_side.get("runtime", pd.DataFrame())
 
 
-def walk(paths: list[Path]) -> tuple[list[Path], list[str], list[str], list[Path]]:
-    """What lies under the paths: result files (each once, named as found, so reports show the paths
-    users gave; a folder named like one too, which reads as unusable, not as a job without a result),
-    job folders (Hydra's `.hydra/` or a run log in them) without a result file, folders that
-    could not be listed ("path: why"), which are reported, never skipped silently, and the sweeps'
-    notes of the jobs they launched (JOBS).
-
-    Symbolic links to folders are not followed (as Path.rglob did).
-    """
-    found: dict[Path, Path] = {}
-    unfinished, unreadable, notes = set(), [], []
-    for p in map(Path, paths):
-        if p.is_file():
-            found.setdefault(p.resolve(), p)
-            continue
-        failed = lambda e: unreadable.append(f"{e.filename}: {e.strerror or e}")  # noqa: E731
-        for folder, dirs, files in os.walk(p, onerror=failed):
-            here = Path(folder)
-            dirs[:] = [d for d in dirs if d != "set_aside"]  # a sweep's earlier results, moved out (sweep.set_aside)
-            if results.FILENAME in files or results.FILENAME in dirs:  # a folder in its place: read_result says so
-                f = here / results.FILENAME
-                found.setdefault(f.resolve(), f)
-                if results.FILENAME in dirs:
-                    dirs.remove(results.FILENAME)
-            elif any(m in dirs or m in files for m in RUN_MARKERS):
-                unfinished.add(str(here))
-            if JOBS in files:
-                notes.append(here / JOBS)
-    return sorted(found.values()), sorted(unfinished), sorted(unreadable), sorted(notes)
-
-
-def launched(notes: list[Path], bad: list[dict]) -> dict[str, str]:
-    """The jobs the sweeps' notes (JOBS) say were launched that left no result file: their folder and
-    why, from their last line (a resumed sweep launches a job again): one that ended wrote no record,
-    one that never said it ended was killed or still runs. Such a job may have no folder at all (its
-    folder could not be made), so a job folder is not what counts it. A note with a line that is not
-    a job's is unusable (in `bad`, for its first such line); its other lines still count."""
-    last: dict[Path, bool] = {}
-    for note in notes:
-        try:
-            lines = note.read_bytes().decode().splitlines()
-        except (OSError, UnicodeDecodeError) as e:
-            bad.append({"path": str(note), "reason": why_unreadable(e, None)})
-            continue
-        for i, line in enumerate(lines, 1):
-            try:
-                entry = json.loads(line)
-                name = entry["job"]
-                if not isinstance(name, str) or Path(name).name != name or name in ("", ".", ".."):
-                    raise ValueError(f"job {name!r} is not a folder's name")
-            except (ValueError, KeyError, TypeError) as e:
-                bad.append({"path": str(note), "reason": f"line {i}: not a job's line: {e}"})
-                break
-            last[note.parent / name] = bool(entry.get("ended"))
-    return {str(job): UNWRITTEN if ended else KILLED for job, ended in last.items()
-            if not os.path.lexists(job / results.FILENAME)}
-
-
-def _read(files: list[Path]) -> tuple[list[tuple[Path, dict]], list[dict]]:
+def _read(found: Found) -> tuple[list[tuple[Path, dict]], list[dict]]:
+    """Every result file found, checked (results.read_result); an archive's member from its bytes held."""
     records, bad = [], []
-    for path in files:
+    for path in found.results:
         try:
-            records.append((path, results.read_result(path)))
+            records.append((path, results.read_result(path, found.read(path))))
+        except OSError as e:  # a member that is no file
+            bad.append({"path": str(path), "reason": why_unreadable(e, None)})
         except results.BadResult as e:
             bad.append({"path": str(path), "reason": str(e)})
     return records, bad
@@ -328,9 +271,9 @@ def load_jobs(paths: list[Path]) -> tuple[Collection, list[tuple[Path, dict]]]:
     """The ok jobs (one row each, grouped and labelled) and the listings, in a Collection; and the
     records read, one per measurement, for what needs more than the ok jobs (failed jobs' runs)."""
     paths = [Path(p) for p in paths]
-    files, unfinished, unreadable, notes = walk([p for p in paths if p.exists()])
-    records, bad = _read(files)
-    no_result = {**dict.fromkeys(unfinished, KILLED), **launched(notes, bad)}
+    found = walk([p for p in paths if p.exists()])
+    records, bad = _read(found)
+    no_result = {**dict.fromkeys(found.unfinished, KILLED), **launched(found, bad)}
     records, duplicates = _drop_duplicates(records)
     jobs = []
     for path, rec in records:
@@ -346,13 +289,26 @@ def load_jobs(paths: list[Path]) -> tuple[Collection, list[tuple[Path, dict]]]:
                    skipped=[_listing(p, r) for p, r in records if r["status"] == "skipped"],
                    bad=sorted(bad, key=lambda b: b["path"]), duplicates=duplicates,
                    no_result=[{"path": p, "reason": no_result[p]} for p in sorted(no_result)],
-                   unreadable=unreadable, missing=[str(p) for p in paths if not p.exists()])
+                   unreadable=found.unreadable, missing=[str(p) for p in paths if not p.exists()],
+                   sweeps=_sweeps(found))
     if not c.jobs.empty:  # named together, so that a stopped run's group is its finished seeds' group
         name_groups(c.jobs)
         _label_modes(c.jobs)
         done = c.jobs["stopped"].isna()
         c.jobs, c.stopped = c.jobs[done].reset_index(drop=True), c.jobs[~done].reset_index(drop=True)
     return c, records
+
+
+def _sweeps(found: Found) -> dict[str, str]:
+    """Each sweep's multirun.yaml as text, by its folder; one that cannot be read is left out (it only
+    names the command, which the records' own overrides give too)."""
+    texts = {}
+    for path in found.sweeps:
+        try:
+            texts[str(path.parent)] = found.read_bytes(path).decode()
+        except (OSError, UnicodeDecodeError):
+            continue
+    return texts
 
 
 def read_table(csv: Path) -> pd.DataFrame:

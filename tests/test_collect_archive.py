@@ -1,0 +1,140 @@
+"""A sweep packed as a compressed archive is collected as its folder is, read in memory.
+
+tar.gz, .tgz and .tar.xz; its members named `*/result.json` are the result files, its `.jobs.jsonl`
+and `multirun.yaml` read as in a folder; what cannot be used is named with its reason; nothing is
+extracted to disk; a folder and an archive can be collected together.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import tarfile
+from datetime import timedelta
+
+import pytest
+
+from ppo_bench.collect import collect, main
+from test_collect import T0, write
+
+MULTIRUN = """hydra:
+  overrides:
+    hydra:
+    - hydra.sweep.dir=/somewhere/2026-01-01
+    - hydra.mode=MULTIRUN
+    task:
+    - env.num_envs=8,16
+    - mode=step,sendrecv
+    - round=0,1
+"""
+
+
+def sweep(root):
+    """A small sweep folder: two modes at two num_envs in two rounds, its multirun.yaml and notes."""
+    folder = root / "2026-01-01"
+    k = 0
+    for rnd in (0, 1):
+        for n in (8, 16):
+            for mode, thr in (("step", 100.0), ("sendrecv", 150.0)):
+                k += 1
+                mean = thr * n / 8
+                write(folder, f"env.num_envs={n},mode={mode},round={rnd}", mode=mode, n=n, round=rnd,
+                      reps=[mean + k, mean - k, mean + 2 * k], start=T0 + timedelta(seconds=20 * k))
+    (folder / "multirun.yaml").write_text(MULTIRUN)
+    (folder / "env.num_envs=8,mode=async,round=0" / ".hydra").mkdir(parents=True)  # a job killed before its record
+    note = {"job": "env.num_envs=16,mode=async,round=0", "overrides": []}  # launched, no folder made
+    (folder / ".jobs.jsonl").write_text(json.dumps(note) + "\n")
+    return folder
+
+
+def pack(folder, archive, mode="w:gz"):
+    with tarfile.open(archive, mode) as tar:
+        tar.add(folder, arcname=folder.name)
+    return archive
+
+
+def listing(root):
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*"))
+
+
+@pytest.mark.parametrize("suffix,mode", [(".tar.gz", "w:gz"), (".tgz", "w:gz"), (".tar.xz", "w:xz")])
+def test_an_archive_collects_to_the_same_table_as_its_folder(tmp_path, suffix, mode):
+    folder = sweep(tmp_path / "runs")
+    archive = pack(folder, tmp_path / f"sweep{suffix}", mode)
+    from_folder = collect([folder], out_dir=tmp_path / "a", plot=False)
+    before = listing(tmp_path / "runs")
+    from_archive = collect([archive], out_dir=tmp_path / "b", plot=False)
+    assert (tmp_path / "a" / "table.csv").read_bytes() == (tmp_path / "b" / "table.csv").read_bytes()
+    assert len(from_archive.jobs) == len(from_folder.jobs) == 8
+    assert from_archive.table["paired_rounds"].max() == 2  # rounds pair within the archive's sweep
+    assert sorted(p.removeprefix(str(archive)) for p in from_archive.jobs["path"]) == sorted(
+        p.removeprefix(str(folder.parent)) for p in from_folder.jobs["path"])
+    assert [n["reason"] for n in from_archive.no_result] == [n["reason"] for n in from_folder.no_result]
+    assert [n["path"] for n in from_archive.no_result] == [
+        str(archive / "2026-01-01" / "env.num_envs=16,mode=async,round=0"),
+        str(archive / "2026-01-01" / "env.num_envs=8,mode=async,round=0")]
+    assert listing(tmp_path / "runs") == before and sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["runs", archive.name, "a", "b"])  # nothing extracted
+
+
+def test_an_archive_s_summary_goes_where_its_folder_s_would(tmp_path, capsys):
+    archive = pack(sweep(tmp_path / "runs"), tmp_path / "sweep.tar.gz")
+    assert main([str(archive), "--no-plot"]) == 0
+    assert (tmp_path / "sweep" / "summary" / "table.csv").is_file()
+    assert capsys.readouterr().err == f"wrote {tmp_path / 'sweep' / 'summary'}\n"
+
+
+def test_a_folder_and_its_archive_together_count_each_measurement_once(tmp_path):
+    folder = sweep(tmp_path / "runs")
+    archive = pack(folder, tmp_path / "sweep.tar.gz")
+    c = collect([folder, archive], out_dir=tmp_path / "out", plot=False)
+    assert len(c.jobs) == 8 and len(c.duplicates) == 8
+    assert all(d["kept"].startswith(str(folder)) for d in c.duplicates)  # the one its job wrote is kept
+
+
+def test_an_unusable_member_is_named_with_its_reason_and_the_others_tabled(tmp_path, capsys):
+    folder = sweep(tmp_path / "runs")
+    bad = folder / "env.num_envs=8,mode=step,round=0" / "result.json"
+    bad.write_text(bad.read_text()[:100])
+    (folder / "x" / "result.json").mkdir(parents=True)  # a folder named like a result file
+    archive = pack(folder, tmp_path / "sweep.tar.gz")
+    assert main([str(archive), "--out", str(tmp_path / "out"), "--no-plot"]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert f"ppo_bench.collect: {archive / bad.relative_to(folder.parent)}: not valid JSON: truncated" in err
+    assert f"ppo_bench.collect: {archive / '2026-01-01' / 'x' / 'result.json'}: a folder, not a file" in err
+    assert "| 8 | " in (tmp_path / "out" / "table.md").read_text()
+
+
+def test_a_damaged_archive_is_said_in_one_line_and_what_it_held_before_the_damage_is_kept(tmp_path, capsys):
+    archive = pack(sweep(tmp_path / "runs"), tmp_path / "sweep.tar.gz")
+    whole = archive.read_bytes()
+    archive.write_bytes(whole[: len(whole) * 2 // 3])
+    assert main([str(archive), "--out", str(tmp_path / "out"), "--no-plot"]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert [line for line in err if line.startswith(f"ppo_bench.collect: {archive}: ")] == [
+        f"ppo_bench.collect: {archive}: not a readable archive: cut short"], err
+    assert not any("Traceback" in line for line in err)
+    not_an_archive = tmp_path / "other.tar.gz"
+    not_an_archive.write_bytes(b"plain text, no archive")
+    assert main([str(not_an_archive), "--out", str(tmp_path / "out2"), "--no-plot"]) == 1
+    assert capsys.readouterr().err.splitlines()[0] == (
+        f"ppo_bench.collect: {not_an_archive}: not a readable archive: not a .tar.gz, .tgz, .tar.xz file")
+
+
+def test_an_archive_of_a_sweep_packed_from_inside_reads_the_same(tmp_path):
+    folder = sweep(tmp_path / "runs")
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as tar:
+        tar.add(folder, arcname=".")
+    (tmp_path / "inside.tgz").write_bytes(buf.getvalue())
+    collect([folder], out_dir=tmp_path / "a", plot=False)
+    collect([tmp_path / "inside.tgz"], out_dir=tmp_path / "b", plot=False)
+    assert (tmp_path / "a" / "table.csv").read_bytes() == (tmp_path / "b" / "table.csv").read_bytes()
+
+
+def test_an_archive_serves_as_a_baseline(tmp_path):
+    folder = sweep(tmp_path / "runs")
+    archive = pack(folder, tmp_path / "sweep.tar.gz")
+    c = collect([folder], out_dir=tmp_path / "out", baseline=archive, plot=False)
+    assert c.baseline_rows == len(c.table) and c.regressions == []
+    assert (c.table["baseline_ratio"] == 1.0).all()
