@@ -198,6 +198,8 @@ def _job(path: Path, rec: dict) -> dict:
         "learning": (results.stopped_learning(rec) if rec.get("learning_so_far") else None) if stopped
         else results.check_learning(rec.get("learning")),
         "stopped": rec["error"] if stopped else None,
+        "provenance": rec["provenance"], "overrides": [str(o) for o in rec.get("overrides") or []],
+        "warnings": [str(w) for w in rec.get("warnings") or []],
         "interleaved": interleaved(so_far.get("interleaved") if stopped else rec.get("interleaved")),
     }
 

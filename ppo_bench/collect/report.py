@@ -3,7 +3,7 @@
 Each section computes its part into the Collection, gives its part of table.md and writes its
 own files; this module decides only the order. The sections build in the order their columns
 appear in table.csv (throughput's rows, then the side-by-side tables, the limits and bounds, the integrity
-flags; phases and learning apart), and table.md reads throughput (with the limits and bounds in its tables),
+flags; phases and learning apart), and table.md reads what was measured (measured), throughput (with the limits and bounds in its tables),
 side by side, the loops over a probe interleaved in their jobs (limits), phases, learning, integrity, then the
 baseline. Where the figures are drawn, html
 writes report.html (every section's charts and table.md on one offline page) and table.md links to
@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Optional
 
 from ..signals import signals_deferred
-from . import baseline, bounds, html, integrity, learning, limits, phases, side_by_side, throughput
+from . import baseline, bounds, html, integrity, learning, limits, measured, phases, side_by_side, throughput
 from .common import can_plot
 from .load import CollectError, Collection, load_jobs
 
@@ -65,7 +65,7 @@ def build(paths: list[Path], compare_with: Optional[Path] = None) -> Collection:
 
 
 def markdown(c: Collection) -> str:
-    lines = (throughput.markdown(c) + side_by_side.markdown(c) + limits.interleaved_markdown(c)
+    lines = (measured.markdown(c) + throughput.markdown(c) + side_by_side.markdown(c) + limits.interleaved_markdown(c)
              + bounds.interleaved_markdown(c) + phases.markdown(c) + learning.markdown(c)
              + integrity.markdown(c) + baseline.markdown(c))
     return "\n".join(lines).rstrip() + "\n"

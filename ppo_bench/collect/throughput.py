@@ -18,13 +18,14 @@ import hashlib
 import json
 import re
 from pathlib import Path
+from typing import Optional
 
 import numpy as np
 import pandas as pd
 
 from .. import results, stats
 from ..registry import MODES
-from . import bounds, limits
+from . import bounds, limits, measured
 from .common import (camel, decimals, interval, md_table, mode_order, paired, pooled, probes,
                      ratio_cell, round_ratios, sort_modes, to_json)
 from .load import SINGLE_GROUP, Collection
@@ -141,8 +142,10 @@ def js_name(label: str) -> str:
     return (MODES[label].chart if label in MODES else "") or camel(label) + "Raw"
 
 
-def chart(t: pd.DataFrame, jobs: pd.DataFrame, group: str) -> dict:
-    """The reference's arrays ({n, thr, thr_lo, thr_hi} integers, sorted by n) plus meta."""
+def chart(t: pd.DataFrame, jobs: pd.DataFrame, group: str, sweeps: Optional[dict] = None) -> dict:
+    """The reference's arrays ({n, thr, thr_lo, thr_hi} integers, sorted by n) plus meta, what was
+    measured among it (`measured`: `sweeps` are the collection's multirun.yaml texts, for the command)."""
+    sweeps = sweeps or {}
     out = {}
     for m in sorted(t["mode"].unique(), key=mode_order):
         s = t[t["mode"] == m].sort_values("num_envs")
@@ -154,13 +157,14 @@ def chart(t: pd.DataFrame, jobs: pd.DataFrame, group: str) -> dict:
     out["meta"] = {"game": distinct("game"), "agent": distinct("agent"), "device": distinct("device"),
                    "gpu": distinct("gpu"), "schedule": j.iloc[0]["schedule"],
                    "date": max((d for d in j["finished_at"] if d), default=None), "group": group,
-                   "frameskip": j.iloc[0]["frameskip"], "unit": results.UNIT}
+                   "frameskip": j.iloc[0]["frameskip"], "unit": results.UNIT,
+                   "measured": measured.meta(j, sweeps)}
     return out
 
 
 def charts(c: Collection) -> dict[str, dict]:
     """Every group's chart, by group name in order."""
-    return {g: chart(c.table[c.table["group"] == g], c.jobs, g) for g in sorted(c.table["group"].unique())}
+    return {g: chart(c.table[c.table["group"] == g], c.jobs, g, c.sweeps) for g in sorted(c.table["group"].unique())}
 
 
 def chart_js(ch: dict) -> str:
