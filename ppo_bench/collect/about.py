@@ -17,11 +17,13 @@ import json
 from collections import Counter
 from pathlib import Path
 
+from ..registry import BACKENDS
 from .load import Collection
 
 LISTED = 4  # distinct values shown per provenance field; the rest are counted
 SHORT = 48  # characters of a configuration's words in a link; the rest in its title
-VERSIONS = ("python", "torch", "ale_py", "numpy", "cuda", "envpool", "gymnasium")
+VERSIONS = ("python", "torch", "ale_py", "numpy", "cuda",
+            *dict.fromkeys(v.replace("-", "_") for b in BACKENDS for v in b.versions))  # each backend's packages
 
 
 def _records(c: Collection) -> list[dict]:

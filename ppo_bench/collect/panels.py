@@ -17,6 +17,8 @@ import json
 import re
 from dataclasses import dataclass
 
+from ..registry import ALGOS
+
 SCHEDULE = "schedule."
 NETWORKS = {"nature_cnn": "Nature-CNN", "impala_cnn": "IMPALA-CNN"}
 # a config key in words; {v} is its value as the name gives it (a JSON literal or a plain string)
@@ -65,10 +67,8 @@ def value(v: str) -> str:
 
 
 def words(key: str, v: str) -> str:
-    if v == "ppo" and key == "agent.algo":
-        return "PPO (learning)"
-    if v == "reference" and key == "agent.algo":
-        return "reference update"
+    if key == "agent.algo" and v in ALGOS:
+        return f"{v} (learning)" if ALGOS[v].learns else f"{v} update"
     template = WORDS.get(key, key.rpartition(".")[2].replace("_", " ") + " {v}")
     return template.format(v=value(v))
 
