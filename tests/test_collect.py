@@ -121,9 +121,9 @@ def test_exact_mean_interval_and_speedup(tmp_path, capsys):
     assert "| num_envs | step | sendrecv | sendrecv/step |" in out
     assert f"| 8 | 100 [{lo_s:.0f}, {hi_s:.0f}] | 150 [" in out and " (!) |" in out
     assert f"{ratio:.2f}x [{lo:.2f}, {hi:.2f}]" in out
-    assert "env-steps/s, mean [95% interval] over 3 reps, the interval a t-interval on log reps" in out
+    assert "env-steps/s, mean over 3 reps (rounds pooled) [95% interval: the t-interval on the log reps" in out
     assert "(!) = CV > 10%" in out
-    assert "paired" not in out.split("\n")[0]
+    assert "paired" not in out  # one round: no paired column, and the legend does not explain one
     assert (tmp_path / "summary" / "table.md").read_text() == out
     assert len(c.runs) == 6 and sorted(c.runs["thr"]) == sorted(step + recv) and c.runs["thr"].dtype == float
     assert list(c.runs.loc[c.runs["mode"] == "step", "rep"]) == [0, 1, 2]

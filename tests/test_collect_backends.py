@@ -58,8 +58,10 @@ def test_two_backends_two_rounds_paired_is_the_geometric_mean_of_round_ratios(tm
     md = capsys.readouterr().out
     section = md.split("**Backends side by side**")[1]
     assert "| mode | num_envs | ale | envpool | envpool/ale | envpool/ale paired |" in section
+    mark = " (?, wide)" if phi > 4 * plo else " (?)"  # the paired interval holds 1; the unpaired one does not
     assert (f"| async[groups=2] | 8 | 97.0 | 138 | {ratio:.2f}x [{lo:.2f}, {hi:.2f}] | "
-            f"{p:.2f}x [{plo:.2f}, {phi:.2f}] |") in section
+            f"{p:.2f}x [{plo:.2f}, {phi:.2f}]{mark} |") in section
+    assert plo <= 1 <= phi and not (lo <= 1 <= hi or hi > 4 * lo)
     assert "<backend>/ale = ratio to ale:" in section and "configuration |" not in section  # one configuration: no column
     csv = pd.read_csv(out / "backends.csv")
     assert csv.loc[1, "envpool_paired"] == pytest.approx(p, rel=1e-12)  # full precision

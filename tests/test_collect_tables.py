@@ -111,3 +111,79 @@ def test_without_multirun_yaml_the_command_is_rebuilt_from_the_jobs_overrides(tm
     assert ("- command: `python run.py -m env.num_envs=8,16 mode=step,sendrecv schedule.reps=2` (rebuilt from the "
             "jobs' overrides)") in c.markdown
     assert "- commit: abc (uncommitted changes not recorded)" in c.markdown
+
+
+def _legend(md: str) -> str:
+    return next(line for line in md.splitlines() if line.startswith("env-steps/s, mean over"))
+
+
+def test_the_legend_explains_only_the_columns_and_marks_shown(tmp_path):
+    write(tmp_path / "one", "s", mode="step", reps=[100.0, 101.0, 99.0])
+    write(tmp_path / "one", "r", mode="sendrecv", reps=[150.0, 151.0, 149.0])
+    legend = _legend(collect([tmp_path / "one"], plot=False).markdown)
+    assert "<mode>/step = speed-up over step" in legend
+    for absent in ("paired", "limit", "eff", "(!)", "(?)", "(wide)", "(wN)"):
+        assert absent not in legend, absent
+    for rnd in (0, 1):
+        write(tmp_path / "two", f"s{rnd}", mode="step", round=rnd, reps=[100.0, 101.0])
+        write(tmp_path / "two", f"r{rnd}", mode="sendrecv", round=rnd, reps=[150.0, 151.0])
+        write(tmp_path / "two", f"e{rnd}", mode="env_only", round=rnd, reps=[300.0, 310.0])
+        write(tmp_path / "two", f"a{rnd}", mode="agent_only", round=rnd, reps=[400.0, 900.0])
+    md = collect([tmp_path / "two"], plot=False).markdown
+    assert "| sendrecv/step paired |" in md
+    legend = _legend(md)
+    for present in ("paired = per round", "limit = min(env_only, agent_only)", "eff <mode> = mean over limit", "(!)"):
+        assert present in legend, present
+
+
+def test_a_ratio_interval_that_says_little_is_marked_and_its_mark_explained(tmp_path):
+    write(tmp_path, "s8", mode="step", n=8, reps=[100.0, 102.0, 98.0])
+    write(tmp_path, "r8", mode="sendrecv", n=8, reps=[150.0, 153.0, 147.0])  # clearly faster, narrow
+    write(tmp_path, "s16", mode="step", n=16, reps=[100.0, 104.0, 96.0])
+    write(tmp_path, "r16", mode="sendrecv", n=16, reps=[101.0, 105.0, 97.0])  # no difference shown
+    write(tmp_path, "s32", mode="step", n=32, reps=[100.0, 400.0, 30.0])
+    write(tmp_path, "r32", mode="sendrecv", n=32, reps=[300.0, 1000.0, 90.0])  # faster, perhaps; wide
+    c = collect([tmp_path], plot=False)
+    cells = {n: next(line for line in c.markdown.splitlines() if line.startswith(f"| {n} |")).split(" | ")[-1]
+             for n in (8, 16, 32)}
+    for n, r in ((n, row(c, "sendrecv", n)) for n in (8, 16, 32)):
+        inconclusive = r["speedup_lo"] <= 1 <= r["speedup_hi"]
+        wide = r["speedup_hi"] > 4 * r["speedup_lo"]
+        assert ("(?" in cells[n]) == inconclusive and ("wide)" in cells[n]) == wide, (n, cells[n])
+    assert not any(m in cells[8] for m in ("(?", "wide)")) and "(?)" in cells[16] and "wide)" in cells[32]
+    legend = _legend(c.markdown)
+    assert "(?) = the ratio's 95% interval contains 1" in legend and "(wide) = " in legend
+
+
+def test_warnings_are_marked_beside_the_cells_they_weaken_and_said_under_the_table(tmp_path):
+    from datetime import timedelta
+
+    from test_collect import T0
+
+    weak = write(tmp_path, "s8", mode="step", n=8, reps=[100.0, 101.0])
+    rec = json.loads(weak.read_text())
+    rec["warnings"] = ["schedule.bench_steps=100 < agent.num_steps=128: no update falls inside the timed steps"]
+    results.write_atomic(weak, rec)
+    write(tmp_path, "r8", mode="sendrecv", n=8, reps=[150.0, 151.0])
+    for rnd in (0, 1):  # one rep per job, pooled over two rounds: their note that one job gives no interval is moot
+        one = write(tmp_path, f"s16-{rnd}", mode="step", n=16, round=rnd, reps=[200.0 + rnd], sched_reps=1)
+        rec = json.loads(one.read_text())
+        rec["warnings"] = ["schedule.reps=1: this job alone gives no interval (pool rounds in the collector)"]
+        results.write_atomic(one, rec)
+    at = T0 + timedelta(days=1)  # two jobs measured at once on one host: contended
+    write(tmp_path, "a", mode="step", n=32, reps=[300.0, 301.0], start=at)
+    write(tmp_path, "b", mode="sendrecv", n=32, reps=[310.0, 311.0], start=at + timedelta(seconds=1))
+    c = collect([tmp_path], plot=False)
+    lines = c.markdown.splitlines()
+    row8 = next(line for line in lines if line.startswith("| 8 |"))
+    assert row8.split(" | ")[1].endswith("(w1)") and "(w" not in row8.split(" | ")[2]
+    assert "- (w1) schedule.bench_steps=100 < agent.num_steps=128: no update falls inside the timed steps" in lines
+    row32 = next(line for line in lines if line.startswith("| 32 |"))
+    assert row32.split(" | ")[1].endswith("(w2)") and row32.split(" | ")[2].endswith("(w2)")
+    assert any(line.startswith("- (w2) contended: another job ran on this host") for line in lines)
+    assert "(w" not in next(line for line in lines if line.startswith("| 16 |"))
+    assert "(wN) = a warning on that cell's jobs" in _legend(c.markdown)
+    csv = pd.read_csv(tmp_path / "summary" / "table.csv")
+    said = dict(zip(zip(csv["mode"], csv["num_envs"]), csv["warnings"].map(json.loads)))
+    assert said[("step", 8)] == [rec_w for rec_w in json.loads(weak.read_text())["warnings"]]
+    assert said[("step", 16)] == [] and said[("sendrecv", 8)] == []

@@ -54,7 +54,7 @@ def compare(c: Collection, baseline: pd.DataFrame) -> None:
         for k, v in zip(cols, (b.mean, ri["ratio"], lo, hi, slower)):
             cols[k].append(v)
         if slower:
-            c.regressions.append(f"{r.group} {r.mode} n={r.num_envs}: {ratio_cell(ri['ratio'], lo, hi)} of "
+            c.regressions.append(f"{r.group} {r.mode} n={r.num_envs}: {ratio_cell(ri['ratio'], lo, hi, mark=False)} of "
                                  f"baseline ({b.mean:.0f} -> {r.mean:.0f} env-steps/s)")
     for k, v in cols.items():
         c.table[k] = v

@@ -43,11 +43,12 @@ import pandas as pd
 
 from .. import stats
 from ..registry import MODES
-from .common import bounded, interval, md_table, mode_order, paired, probes, ratio_cell
+from .common import bounded, interval, marks, marks_legend, md_table, mode_order, paired, probes, ratio_cell
 from .limits import INTERLEAVED_KEY, loop_rounds, per_job_cells, probe_means, probe_rounds
 from .load import Collection
 
 CHAIN, LIMIT = "chain", "limit"  # bound_kind
+BEAT = " (beat its bound)"  # a loop faster than its bound: a probe measured low, or it overlaps what the bound adds
 
 
 def env_probe() -> str:
@@ -131,14 +132,15 @@ def footer(table: pd.DataFrame) -> list[str]:
     if not table["bound"].notna().any():
         return []
     e, a = env_probe(), agent_probe()
+    beat = bool(((table["bound_efficiency"] > 1) | (table["bound_efficiency_paired"] > 1)).any())  # marked BEAT
     return [f"two ceilings: chain = 1 / (1/{e} + 1/(groups x {a})) where every env waits for its own batch "
             "with nothing to overlap it (one batch, groups = 1; or batches with num_envs <= num_threads and <= "
             "cores: each env has an emulator thread of its own): per env t_env / (t_env + t_agent), capped by "
             f"the limit; else limit = min({e}, {a}) (more envs than threads or cores: the cores are the "
             "bottleneck and batches overlap); bound = the one the row is held to, why = the design that says "
-            "so; eff vs bound = mean over the bound, and paired per round over that round's bound; beat its "
-            "bound = the loop ran faster than its bound: a probe measured low, or the loop overlaps what the "
-            "bound counts in series (an update run beside the next rollout)", ""]
+            "so; eff vs bound = mean over the bound, and paired per round over that round's bound"
+            + ("; beat its bound = the loop ran faster than its bound: a probe measured low, or the loop overlaps "
+               "what the bound counts in series (an update run beside the next rollout)" if beat else ""), ""]
 
 
 INTERLEAVED_COLUMNS = ("bound_kind", "bound_agent", "bound_ratio", "bound_lo", "bound_hi", "bound_pairs")
@@ -210,12 +212,14 @@ def interleaved_markdown(c: Collection) -> list[str]:
     header = (["group"] if t["group"].nunique() > 1 else []) + [
         "mode", "groups", "num_envs", "bound", agent, "loop/bound paired", "pairs", "jobs",
         "per job (round: loop/bound)"]
-    return [f"**Loop over its bound per design, {env} interleaved in one job**", ""] + md_table(header, rows) + [
+    table = md_table(header, rows)
+    return [f"**Loop over its bound per design, {env} interleaved in one job**", ""] + table + [
         "", f"bound per rep, from the {env} rep that followed the loop's in the same job (E) and {agent}'s mean "
         f"in the job's round (A; over all rounds where its round has none): chain = min(1/(1/E + 1/(g x A)), E, "
         "A) where every env waits for its own batch (as in the bound per design), else limit = min(E, A); "
         "loop/bound paired = the loop's reps over their bounds, geometric mean with a 95% t-interval on the "
-        "log ratios, all pairs of the row's jobs pooled; per job = the same over one job's pairs", ""]
+        "log ratios, all pairs of the row's jobs pooled; per job = the same over one job's pairs"
+        + "".join(f"; {m}" for m in marks_legend(table)), ""]
 
 
 def markdown(t: pd.DataFrame) -> list[str]:
@@ -231,8 +235,9 @@ def markdown(t: pd.DataFrame) -> list[str]:
 
 
 def _efficiency_cell(r) -> str:
-    over = " (beat its bound)" if r.bound_efficiency > 1 or r.bound_efficiency_paired > 1 else ""  # NaN: False
+    over = BEAT if r.bound_efficiency > 1 or r.bound_efficiency_paired > 1 else ""  # NaN: False
     if pd.isna(r.bound_efficiency_paired):
         return f"{r.bound_efficiency:.0%}{over}"
     lo, hi = ("?" if pd.isna(x) else f"{x:.0%}" for x in (r.bound_efficiency_lo, r.bound_efficiency_hi))
-    return f"{r.bound_efficiency:.0%}; paired {r.bound_efficiency_paired:.0%} [{lo}, {hi}]{over}"
+    return (f"{r.bound_efficiency:.0%}; paired {r.bound_efficiency_paired:.0%} [{lo}, {hi}]"
+            f"{marks(r.bound_efficiency_lo, r.bound_efficiency_hi, about_one=False)}{over}")

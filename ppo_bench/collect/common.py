@@ -21,6 +21,14 @@ from .. import stats
 from ..registry import MODES
 
 MAX_LISTED = 20  # lines of a warning list in table.md; the rest is counted
+WIDE = 4.0  # a ratio's interval whose upper bound is over 4 times its lower: known to a factor of 2 either way
+INCONCLUSIVE, WIDE_MARK = "?", "wide"
+MARKS_LEGEND = {
+    INCONCLUSIVE: "(?) = the ratio's 95% interval contains 1: it is not shown to differ from 1 (no speed-up or "
+                  "slow-down shown)",
+    WIDE_MARK: f"(wide) = the interval's upper bound is over {WIDE:g} times its lower: the figure is known only to "
+               f"within a factor of {WIDE ** 0.5:g} either way; more reps or rounds narrow it",
+}
 ROUND = ["sweep", "round"]  # one round of one sweep: the jobs that ran back to back
 
 
@@ -97,11 +105,29 @@ def machine_warning(a, b) -> Optional[str]:
     return "; ".join(why) or None
 
 
-def ratio_cell(x: float, lo: float, hi: float) -> str:
-    """A ratio as table.md shows it: 1.23x [1.10, 1.37], no interval where it has none, empty for none."""
+def marks(lo: float, hi: float, about_one: bool = True) -> str:
+    """What a ratio's interval does not say, as table.md marks it after the interval: " (?)" where it
+    contains 1 (`about_one`: a ratio read against 1, as a speed-up is, not an efficiency), " (wide)" where
+    its upper bound is more than WIDE times its lower, both " (?, wide)"; "" for neither or no interval."""
+    if lo is None or hi is None or pd.isna(lo) or pd.isna(hi):
+        return ""
+    said = [m for m, on in ((INCONCLUSIVE, about_one and lo <= 1 <= hi), (WIDE_MARK, hi > WIDE * lo)) if on]
+    return f" ({', '.join(said)})" if said else ""
+
+
+def marks_legend(lines: list[str]) -> list[str]:
+    """The legend's items for the marks (`marks`) that `lines` show, and only those."""
+    shown = "\n".join(lines)
+    return [MARKS_LEGEND[m] for m in (INCONCLUSIVE, WIDE_MARK)
+            if f"({m})" in shown or f"({INCONCLUSIVE}, {WIDE_MARK})" in shown]
+
+
+def ratio_cell(x: float, lo: float, hi: float, mark: bool = True) -> str:
+    """A ratio as table.md shows it: 1.23x [1.10, 1.37], marked where its interval says little (`marks`;
+    `mark=False`: unmarked), no interval where it has none, empty for none."""
     if x is None or pd.isna(x):
         return ""
-    return f"{x:.2f}x" if pd.isna(lo) else f"{x:.2f}x [{lo:.2f}, {hi:.2f}]"
+    return f"{x:.2f}x" if pd.isna(lo) else f"{x:.2f}x [{lo:.2f}, {hi:.2f}]" + (marks(lo, hi) if mark else "")
 
 
 def decimals(x: float) -> int:

@@ -39,20 +39,25 @@ import pandas as pd
 
 from .. import stats
 from ..registry import MODES
-from .common import (ROUND, bounded, decimals, interval, md_table, mode_order, paired, pooled, pooled_mean,
-                     probes, ratio_cell)
+from .common import (ROUND, bounded, decimals, interval, marks, marks_legend, md_table, mode_order, paired, pooled,
+                     pooled_mean, probes, ratio_cell)
 from .load import Collection
 
+OVER = " (over 100%)"  # an efficiency that is none: the limit's probe measured low (`notes`)
 INTERLEAVED_FILE = "interleaved.csv"
 INTERLEAVED_KEY = ["group", "mode", "groups", "num_envs", "probe"]
 
 
-def footer(table: pd.DataFrame) -> str:
-    """What the throughput footer adds where a limit was measured."""
+def legend(table: pd.DataFrame, lines: list[str]) -> list[str]:
+    """What the throughput legend adds where the tables in `lines` show a limit: the limit, the
+    efficiency and, where one is flagged, an efficiency over 100%."""
     if not table["limit"].notna().any():
-        return ""
-    return ("; eff = mean over limit, and paired: per round, the loop over that round's "
-            f"min({', '.join(probes())}), t-interval on log ratios")
+        return []
+    items = [f"limit = min({', '.join(probes())}) at the loop's groups: no overlap beats the slower side",
+             "eff <mode> = mean over limit, and paired: per round, the loop over that round's "
+             f"min({', '.join(probes())}), t-interval on log ratios"]
+    return items + (["(over 100%) = the loop beat its limit: the probe that set it measured low (said under "
+                     "its table)"] if any(OVER in line for line in lines) else [])
 
 
 def build(c: Collection) -> None:
@@ -200,11 +205,12 @@ def _efficiency_cell(r) -> str:
     and every probe; flagged where either is over 100% (see `notes`)."""
     if r is None or pd.isna(r.efficiency):
         return ""
-    flag = " (over 100%)" if _over(r) else ""
+    flag = OVER if _over(r) else ""
     if pd.isna(r.efficiency_paired):
         return f"{r.efficiency:.0%}{flag}"
     lo, hi = ("?" if pd.isna(x) else f"{x:.0%}" for x in (r.efficiency_lo, r.efficiency_hi))
-    return f"{r.efficiency:.0%}; paired {r.efficiency_paired:.0%} [{lo}, {hi}]{flag}"
+    return (f"{r.efficiency:.0%}; paired {r.efficiency_paired:.0%} [{lo}, {hi}]"
+            f"{marks(r.efficiency_lo, r.efficiency_hi, about_one=False)}{flag}")
 
 
 def notes(t: pd.DataFrame) -> list[str]:
@@ -307,7 +313,8 @@ def per_job_cells(jobs: pd.DataFrame, prefix: str = "") -> list[str]:
     (round 0 of two sweeps)."""
     several = jobs["sweep"].nunique() > 1
     return [f"{Path(j['sweep']).name + ' ' if several else ''}r{j['round']} "
-            f"{ratio_cell(j[prefix + 'ratio'], j[prefix + 'lo'], j[prefix + 'hi'])}" for _, j in jobs.iterrows()]
+            f"{ratio_cell(j[prefix + 'ratio'], j[prefix + 'lo'], j[prefix + 'hi'], mark=False)}"
+            for _, j in jobs.iterrows()]
 
 
 def interleaved_markdown(c: Collection) -> list[str]:
@@ -318,6 +325,7 @@ def interleaved_markdown(c: Collection) -> list[str]:
         return []
     lines = []
     for probe, p in (t.groupby("probe", sort=False) if not t.empty else []):
+        start = len(lines)
         lines += [f"**Loop over {probe}, interleaved in one job** (same process, same emulators)", ""]
         cells, per_job = p[p["scope"] == "pooled"], dict(list(p[p["scope"] == "job"].groupby(INTERLEAVED_KEY)))
         own = bool("own_mean" in cells and cells["own_mean"].notna().any())
@@ -342,7 +350,8 @@ def interleaved_markdown(c: Collection) -> list[str]:
                   + (f"; {probe} in jobs of its own = their mean at the row's groups and num_envs (the one the "
                      f"limit takes), then the interleaved {probe} reps over theirs (Welch t on the logs, unpaired): "
                      "off 1, the two timings of the same emulators disagree, and a limit or chain bound from the "
-                     "jobs of its own is off as much" if own else ""), ""]
+                     "jobs of its own is off as much" if own else "")
+                  + "".join(f"; {m}" for m in marks_legend(lines[start:])), ""]
     if c.interleaved_notes:
         lines += ["Interleaved jobs that failed part-way or whose lists differ in length (paired on their "
                   "common prefix):", "",

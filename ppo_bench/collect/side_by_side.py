@@ -24,8 +24,8 @@ import pandas as pd
 from .. import results, stats
 from ..registry import BACKENDS, MODES, RUNTIMES
 from . import throughput
-from .common import (camel, decimals, interval, md_table, mode_order, paired, pooled, pooled_mean, probes,
-                     ratio_cell, round_ratios, sort_modes)
+from .common import (camel, decimals, interval, marks_legend, md_table, mode_order, paired, pooled, pooled_mean,
+                     probes, ratio_cell, round_ratios, sort_modes)
 from .load import Collection, name_groups
 
 # Configurations that differ in one key are put side by side by the jobs' column: the key's registry
@@ -38,9 +38,10 @@ FILES = (*TABLES.values(), *CHART_FILES)
 BEST_LOOP = "best loop"  # the side-by-side row of each value's fastest loop mode
 FOOTER = ("env-steps/s, mean over the pooled reps of every round; configurations that differ only in "
           "{key}; <{column}>/{reference} = ratio to {reference}: ratio of geometric means with a 95% "
-          "Welch t-interval on log throughput; paired = per round of one sweep with both, the ratio of the "
-          "two sides' mean reps, t-interval on log ratios (2 rounds or more); empty = that {column} did not "
+          "Welch t-interval on log throughput; empty = that {column} did not "
           "run there; {unaffected}, which {column} cannot change, is left out")
+PAIRED_FOOTER = ("; paired = per round of one sweep with both, the ratio of the two sides' mean reps, t-interval "
+                 "on log ratios (2 rounds or more)")
 BEST_LOOP_FOOTER = ("; best loop = each {column}'s fastest loop mode by mean (named beside its figure) against "
                     "{reference}'s, paired on those two loops; picked on the same reps, so a {column} that ran more "
                     "loops is favoured slightly")
@@ -166,11 +167,12 @@ def _table_markdown(b: pd.DataFrame, column: str) -> list[str]:
         rows.append(([r["configuration"]] if several else []) + [r["mode"], str(r["num_envs"]), *thr]
                     + [ratio_cell(r[f"{o}_ratio"], r[f"{o}_lo"], r[f"{o}_hi"]) for o in others]
                     + [ratio_cell(r[f"{o}_paired"], r[f"{o}_paired_lo"], r[f"{o}_paired_hi"]) for o in paired_values])
-    title = (f"**{column.capitalize()}s side by side** (ratios are to {reference}; paired = per-round ratios "
-             "of jobs of the same round)")
-    footer = (FOOTER + (BEST_LOOP_FOOTER if (b["mode"] == BEST_LOOP).any() else "")).format(
-        key=key, column=column, reference=reference, unaffected=", ".join(unaffected(column)))
-    return [title, ""] + md_table(header, rows) + ["", footer, ""]
+    title = f"**{column.capitalize()}s side by side** (ratios are to {reference})"
+    table = md_table(header, rows)
+    said = FOOTER + (PAIRED_FOOTER if paired_values else "") + (BEST_LOOP_FOOTER if (b["mode"] == BEST_LOOP).any()
+                                                                 else "")
+    footer = said.format(key=key, column=column, reference=reference, unaffected=", ".join(unaffected(column)))
+    return [title, ""] + table + ["", "; ".join([footer, *marks_legend(table)]), ""]
 
 
 def chart(t: pd.DataFrame, charts: dict[str, dict], compared: dict[str, pd.DataFrame]) -> dict:

@@ -8,6 +8,13 @@ way to run the loop, only a bound on it. table.md shows one table per group; eac
 its chart arrays (chart.json, chart.js: the reference's stepRaw and kin, named by the registry)
 and throughput.png, in the out dir with one group, in a folder per group with several.
 
+A table says what it shows and nothing else: a legend under the tables explains the columns and
+marks they hold (a paired column only where one is shown), a ratio whose interval contains 1 or
+spans over a factor of 4 is marked (common.marks), and what weakens a figure is said beside it: a
+cell whose jobs' records carry warnings (no update inside the timed steps, a busy machine), or that
+was measured while another job ran on the host (contended), gets a mark (w1) and the warning's
+text under its table; table.csv keeps each row's warnings (a JSON list).
+
 Figures keep full precision in table.csv (and its raw reps, so that a later collection can use
 it as a baseline); they are rounded only in table.md and the chart arrays.
 """
@@ -26,17 +33,16 @@ import pandas as pd
 from .. import results, stats
 from ..registry import MODES
 from . import bounds, limits, measured
-from .common import (camel, decimals, interval, md_table, mode_order, paired, pooled, probes,
-                     ratio_cell, round_ratios, sort_modes, to_json)
+from .common import (bounded, camel, decimals, interval, marks_legend, md_table, mode_order, paired, pooled,
+                     probes, ratio_cell, round_ratios, sort_modes, to_json)
 from .load import SINGLE_GROUP, Collection
 
 NOISY_CV = 0.10
 GROUP_FILES = ("chart.json", "chart.js", "throughput.png")  # per group (in the out dir when one)
 FILES = ("table.csv", *GROUP_FILES)
-FOOTER = ("env-steps/s, mean [95% interval] over {n} reps, the interval a t-interval on log reps, "
-          "exponentiated (never below zero); (!) = CV > 10%; speedup = ratio of "
-          "geometric means with a 95% Welch t-interval on log throughput; paired = per-round ratios "
-          "of back-to-back jobs, t-interval on log ratios")
+POOLED_AWAY = "schedule.reps=1:"  # config.warnings_for's note that a job alone gives no interval: moot once pooled
+CONTENDED = "contended: another job ran on this host while it measured (see Contended below)"
+WARNED = re.compile(r" \(w\d+(, w\d+)*\)")  # a cell's warning marks (`_warned`)
 SLUG_MAX = 120  # bytes of a group's folder name; file systems refuse names past 255
 
 
@@ -64,10 +70,18 @@ def summarise(jobs: pd.DataFrame) -> pd.DataFrame:
             "lo": s["lo"], "hi": s["hi"], "n": s["n"], "jobs": len(sub), "cv": s["cv"],
             "noisy": s["cv"] is not None and s["cv"] > NOISY_CV,
             "frames_per_s": s["mean"] * first["frameskip"] if first["frameskip"] else np.nan,
-            "reps": json.dumps(reps),
+            "reps": json.dumps(reps), "warnings": json.dumps(_warnings(sub, s["n"])),
         })
     table = sort_modes(pd.DataFrame(rows), ["group", "mode", "num_envs"])
     return table.astype({"num_threads": "Int64"}) if not table.empty else table  # null: no emulators, or not recorded
+
+
+def _warnings(jobs: pd.DataFrame, n: int) -> list[str]:
+    """The distinct warnings of a row's jobs' records, in order: what weakens its figure (no update inside
+    the timed steps, a busy machine, a recompiled graph). A job's note that it alone gives no interval
+    is left out where the row pooled the reps of several into one (POOLED_AWAY)."""
+    found = dict.fromkeys(w for ws in jobs["warnings"] for w in ws)
+    return [w for w in found if not (n > 1 and w.startswith(POOLED_AWAY))]
 
 
 def _speedups(table: pd.DataFrame, jobs: pd.DataFrame) -> list[str]:
@@ -95,7 +109,8 @@ def _speedups(table: pd.DataFrame, jobs: pd.DataFrame) -> list[str]:
 
 
 def markdown(c: Collection) -> list[str]:
-    """A table per group (headed by its name where there are several), then the footer."""
+    """A table per group (headed by its name where there are several), its warnings under it, then the
+    legend of what the tables show (`legend`) and the bounds' footer."""
     if c.table.empty:
         return []
     lines = []
@@ -104,9 +119,28 @@ def markdown(c: Collection) -> list[str]:
         if len(groups) > 1:
             lines += [f"## {g}", ""]
         lines += _group_markdown(c.table[c.table["group"] == g]) + [""]
-    ns = sorted(c.table["n"].unique())
-    return (lines + [FOOTER.format(n=ns[0] if len(ns) == 1 else f"{ns[0]}-{ns[-1]}") + limits.footer(c.table), ""]
-            + bounds.footer(c.table))
+    return lines + [legend(c.table, lines), ""] + bounds.footer(c.table)
+
+
+def legend(table: pd.DataFrame, lines: list[str]) -> str:
+    """One line saying what each column and mark that the tables in `lines` show means, and nothing
+    they do not show (a paired column, a mark, a limit)."""
+    ref = MODES.reference.name
+    ns = sorted(table["n"].unique())
+    reps = f"{ns[0]} rep{'s' if ns[0] > 1 else ''}" if len(ns) == 1 else f"{ns[0]}-{ns[-1]} reps"
+    headers = {h.strip() for line in lines if line.startswith("| num_envs |") for h in line.strip("|").split("|")}
+    items = [f"env-steps/s, mean over {reps} (rounds pooled) [95% interval: the t-interval on the log reps, "
+             "exponentiated, so never below zero]" if table["lo"].notna().any() else
+             f"env-steps/s, mean over {reps} (one rep: no interval)"]
+    items += ["(!) = CV > 10%: noisy, measure again or in rounds"] if table["noisy"].any() else []
+    items += [f"<mode>/{ref} = speed-up over {ref}: ratio of geometric means with a 95% Welch t-interval on "
+              "log throughput"] if any(h.endswith(f"/{ref}") for h in headers) else []
+    items += ["paired = per round, the ratio of the two back-to-back jobs, t-interval on the log ratios (2 "
+              "rounds or more)"] if any(h.endswith(f"/{ref} paired") for h in headers) else []
+    items += limits.legend(table, lines) + marks_legend(lines)
+    items += ["(wN) = a warning on that cell's jobs, said under its table"] if any(
+        WARNED.search(line) for line in lines) else []
+    return "; ".join(items)
 
 
 def _group_markdown(t: pd.DataFrame) -> list[str]:
@@ -119,15 +153,26 @@ def _group_markdown(t: pd.DataFrame) -> list[str]:
     limit_header, limit_cells = limits.columns(t, loops)
     header = (["num_envs"] + labels + [f"{m}/{ref}" for m in others] + [f"{m}/{ref} paired" for m in paired_modes]
               + limit_header)
-    rows = []
+    rows, notes = [], {}
     for n in sorted(t["num_envs"].unique()):
         get = lambda m: cell.get((m, n))  # noqa: E731
-        row = [str(n)] + [_mean_cell(get(m)) if get(m) else "" for m in labels]
+        row = [str(n)] + [_mean_cell(get(m)) + _warned(get(m), notes) if get(m) else "" for m in labels]
         row += [ratio_cell(get(m).speedup, get(m).speedup_lo, get(m).speedup_hi) if get(m) else "" for m in others]
         row += [ratio_cell(get(m).paired_speedup, get(m).paired_lo, get(m).paired_hi) if get(m) else ""
                 for m in paired_modes]
         rows.append(row + limit_cells[n])
-    return md_table(header, rows) + limits.notes(t) + bounds.markdown(t)
+    said = [f"- (w{k}) {text}" for text, k in notes.items()]
+    return md_table(header, rows) + ([""] + bounded(said) if said else []) + limits.notes(t) + bounds.markdown(t)
+
+
+def _warned(r, notes: dict[str, int]) -> str:
+    """The marks of the warnings that weaken a cell (its jobs' own, and contended where another job ran on
+    the host meanwhile), each text numbered once per table in `notes`: " (w1, w2)"."""
+    contended = getattr(r, "contended", False)  # integrity's flag; a bool where that section ran
+    texts = json.loads(r.warnings) + ([CONTENDED] if isinstance(contended, (bool, np.bool_)) and contended else [])
+    if not texts:
+        return ""
+    return " (" + ", ".join(f"w{notes.setdefault(x, len(notes) + 1)}" for x in texts) + ")"
 
 
 def _mean_cell(r) -> str:
