@@ -206,12 +206,19 @@ def test_resume_runs_again_a_job_whose_record_disagrees_with_itself(tmp_path, no
 
 
 def test_every_committed_result_reads_as_usable():
-    files = sorted(DOCS_RESULTS.rglob("result.json"))
-    assert len(files) > 1000
+    """Every result file under docs/results, in its folders and inside the sweeps packed as archives
+    there, read as the collector finds and reads them (ppo_bench.collect.sources)."""
+    from ppo_bench.collect.sources import walk
+
+    found = walk([DOCS_RESULTS])
+    assert found.unreadable == []
+    assert len(found.results) > 1000
     bad = {}
-    for path in files:
+    for path in found.results:
         try:
-            read_result(path)
-        except BadResult as e:
+            read_result(path, found.read(path))
+        except (BadResult, OSError) as e:
             bad[str(path.relative_to(ROOT))] = str(e)
     assert bad == {}
+    archives = set(DOCS_RESULTS.rglob("*.tar.gz"))
+    assert {a for p in found.results if p in found.held for a in p.parents if a in archives} == archives
