@@ -92,6 +92,13 @@ throughput tables a learning configuration is one more group (named by its diffe
 keys, agent.algo among them) whose reps are its seeds' loop env-steps/s, and table.csv
 says each row's `algo`: the reference workload's rows are unchanged.
 
+table.md describes itself: it opens with what was measured (game, network, runtime, backend,
+device and CPU models, torch and ale-py versions, commit, each sweep's command; also each chart.json's
+`meta.measured`), a legend explains the columns and marks its tables show and no others, a ratio whose
+interval contains 1 is marked (?) and one spanning over a factor of 4 (wide), and a cell weakened by
+its jobs' warnings (or contended) is marked (wN), the warning said under its table. A throughput's
+interval is the t-interval on its log reps (stats.summary), never below zero, around the mean.
+
 Figures are rounded only when rendered (table.md, chart arrays); table.csv keeps
 full precision and the raw reps, so a later collection can use it as a baseline.
 Every .json and .js it writes is strict JSON: a figure that is not finite is null.
@@ -116,7 +123,8 @@ The package has one module per section of the summary, each with its statistics,
 of table.md and its files, and each importing only the modules listed before it: sources (find
 the result files, in folders and archives, and the sweeps' notes and multirun.yaml), load (read
 the result files; what cannot be used; the Collection), common (what several sections share:
-mode order, pooled reps, round pairing, table cells), limits (the probes'
+mode order, pooled reps, round pairing, table cells and their marks), measured (what was measured:
+table.md's opening lines, chart.json's meta), limits (the probes'
 bound and each loop's efficiency; interleaved.csv), bounds (the bound each loop's design holds it to: the chain
 of an env waiting for its batch, or the limit), throughput (table.csv, the speed-ups, the chart arrays
 and throughput.png per group), side_by_side (backends.csv, runtimes.csv, side_by_side.*),
