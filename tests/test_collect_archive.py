@@ -138,3 +138,20 @@ def test_an_archive_serves_as_a_baseline(tmp_path):
     c = collect([folder], out_dir=tmp_path / "out", baseline=archive, plot=False)
     assert c.baseline_rows == len(c.table) and c.regressions == []
     assert (c.table["baseline_ratio"] == 1.0).all()
+
+
+def test_a_result_added_twice_to_an_archive_is_one_file_its_last_copy(tmp_path):
+    folder = sweep(tmp_path / "runs")
+    archive = pack(folder, tmp_path / "sweep.tar", "w")  # plain tar, so that a member can be appended
+    job = folder / "env.num_envs=8,mode=step,round=0" / "result.json"
+    rec = json.loads(job.read_text())
+    rec["throughput"] = {"unit": rec["throughput"]["unit"], "reps": [500.0, 510.0]}
+    job.write_text(json.dumps(rec))
+    with tarfile.open(archive, "a") as tar:
+        tar.add(job, arcname=str(job.relative_to(folder.parent)))
+    packed = tmp_path / "sweep.tar.gz"
+    packed.write_bytes(__import__("gzip").compress(archive.read_bytes()))
+    c = collect([packed], out_dir=tmp_path / "out", plot=False)
+    assert len(c.jobs) == 8 and c.duplicates == [] and c.bad == []
+    assert sorted(c.jobs.loc[c.jobs["path"].str.endswith(str(job.relative_to(folder.parent))), "reps"].iloc[0]) == [
+        500.0, 510.0]

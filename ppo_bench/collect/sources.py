@@ -39,6 +39,7 @@ UNWRITTEN = "no record written: the job ended without one (its folder or the dis
 
 
 def is_archive(path: Path) -> bool:
+    """Whether a file is read as a packed sweep, by its name (ARCHIVES)."""
     return path.name.lower().endswith(ARCHIVES)
 
 
@@ -126,13 +127,14 @@ def read_archive(archive: Path, found: Found) -> None:
                 marked |= {archive.joinpath(*parts[:i]) for i, p in enumerate(parts) if p in RUN_MARKERS}
                 if parts[-1] not in (results.FILENAME, JOBS, MULTIRUN):
                     continue
+                if path not in found.held:  # a name added twice (tar rf) is one file, its last copy read
+                    {results.FILENAME: found.results, JOBS: found.notes, MULTIRUN: found.sweeps}[parts[-1]].append(path)
                 if member.isfile():
                     found.held[path] = tar.extractfile(member).read()
                 elif member.isdir():
                     found.held[path] = IsADirectoryError(errno.EISDIR, "Is a directory", str(path))
                 else:
                     found.held[path] = OSError(errno.EINVAL, "a link in the archive, not a file", str(path))
-                {results.FILENAME: found.results, JOBS: found.notes, MULTIRUN: found.sweeps}[parts[-1]].append(path)
                 if parts[-1] == results.FILENAME:
                     done.add(path.parent)
     except (tarfile.TarError, EOFError, zlib.error, lzma.LZMAError, OSError) as e:
