@@ -13,9 +13,7 @@ paths said nothing the reason does not); the full lists stay in table.md, at the
 from __future__ import annotations
 
 import html
-import json
 from collections import Counter
-from pathlib import Path
 
 from ..registry import BACKENDS
 from .load import Collection
@@ -27,13 +25,13 @@ VERSIONS = ("python", "torch", "ale_py", "numpy", "cuda",
 
 
 def _records(c: Collection) -> list[dict]:
-    out = []
-    for p in c.jobs["path"] if not c.jobs.empty else []:
-        try:
-            out.append(json.loads(Path(p).read_text()))
-        except (OSError, ValueError):
-            continue  # read by load a moment ago; a file gone since only loses its line here
-    return out
+    """The parts of each used record the panel reads, from the collection's rows (a record packed in an
+    archive has no file of its own to read again)."""
+    if c.jobs.empty:
+        return []
+    return [{"provenance": row.provenance or {}, "machine": row.machine or {},
+             "timing": {"started_at": row.started_at, "finished_at": row.finished_at}}
+            for row in c.jobs.itertuples()]
 
 
 def _distinct(values, total: int) -> list[str]:

@@ -189,6 +189,7 @@ def _job(path: Path, rec: dict) -> dict:
         "cpus": rec["provenance"].get("cpu_count"), "num_threads": _num_threads(rec),
         "cores": slot_cores(rec), "slot_gpu": (rec.get("placement") or {}).get("gpu"),
         "schedule": rec["config"].get("schedule"), "finished_at": timing.get("finished_at"),
+        "started_at": timing.get("started_at"), "machine": machine,
         "start": _seconds(timing.get("measure_started_at")), "end": _seconds(timing.get("measure_finished_at")),
         "run_start": run[0], "run_end": run[1],
         "load": np.mean(_readings(machine, "load_1m")), "peak_load": max(_readings(machine, "load_1m")),
