@@ -155,3 +155,13 @@ def test_a_result_added_twice_to_an_archive_is_one_file_its_last_copy(tmp_path):
     assert len(c.jobs) == 8 and c.duplicates == [] and c.bad == []
     assert sorted(c.jobs.loc[c.jobs["path"].str.endswith(str(job.relative_to(folder.parent))), "reps"].iloc[0]) == [
         500.0, 510.0]
+
+
+def test_the_page_s_provenance_of_an_archive_is_its_records(tmp_path):
+    """The provenance panel is read from the collection, not from files a packed record does not have."""
+    from ppo_bench.collect import about
+
+    folder = sweep(tmp_path / "runs")
+    from_folder = about.provenance(collect([folder], out_dir=tmp_path / "a", plot=False))
+    from_archive = about.provenance(collect([pack(folder, tmp_path / "s.tar.gz")], out_dir=tmp_path / "b", plot=False))
+    assert "8 result files used" in from_archive and from_archive == from_folder
