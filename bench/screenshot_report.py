@@ -1,6 +1,6 @@
 """A PNG of a collector's report.html, for the README (docs/report-*.png).
 
-    python bench/screenshot_report.py SUMMARY/report.html docs/report.png [--width 1280] [--charts-only]
+    python bench/screenshot_report.py SUMMARY/report.html docs/report-quick-1400.png [--width 1280] [--charts-only]
         [--max-height PX]
 
 Drives Debian's chromium (apt-get install chromium) through Playwright (the test extra), headless and
