@@ -5,7 +5,7 @@ Every name a config may give (`env.backend`, `agent.runtime`, `mode.name`,
 about it: config validation reads what an entry allows, the job builds the
 entry's class, the collector reads its kind and chart name. Nothing else lists
 the names, so adding a backend, runtime, mode or algorithm is one entry here
-and one class (plus a YAML for a mode): see the README's code map.
+and one class (plus a YAML for a mode): see docs/code-map.md.
 
 An entry names its class by import path ("module:attr") and loads it only
 when a job builds it, so config checks and the collector import no torch and

@@ -46,7 +46,9 @@ compared or merged is decided by the configs, not by where the files lie:
   unusable files (each with its reason: "empty file", "not valid JSON:
   truncated", "permission denied", "a folder, not a file", a figure that
   disagrees with the record's own others...), unreadable folders and missing
-  paths are also said on stderr and make the exit status 1.
+  paths are also said on stderr and make the exit status 1. Only `set_aside/` folders are
+  passed over: they hold an earlier sweep's results that `set_aside=true` moved out of this
+  one's way (collect such a folder by its own path).
 
 Groups that differ only in `env.backend` are also put side by side (a section of table.md and
 backends.csv): per configuration, mode and num_envs, each backend's throughput and its ratio to
