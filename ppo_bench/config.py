@@ -362,6 +362,11 @@ def warnings_for(cfg: Any) -> list[str]:
         # is tested there; on the GPU machine the same config overlaps
         notes.append("agent.overlap=true: on the CPU nothing overlaps (the update overlaps the next rollout on a "
                      "second CUDA stream), yet the loop still acts one update behind; use agent.overlap=false")
+    backend, timeout = BACKENDS[cfg.env.backend], cfg.get("stall_timeout_s")
+    if MODES[cfg.mode.name].emulators and backend.build_s and timeout and cfg.env.num_envs * backend.build_s > timeout:
+        notes.append(f"env.num_envs={cfg.env.num_envs}: building its emulators takes about "
+                     f"{cfg.env.num_envs * backend.build_s:.0f} s ({backend.build_s:g} s each, measured), more than "
+                     f"stall_timeout_s={timeout:g}, which stops a set-up that takes longer; raise stall_timeout_s")
     if cfg.schedule.total_env_steps is not None:
         return notes  # one learning run: no repetitions, no bench_steps
     if MODES[cfg.mode.name].agent and cfg.schedule.bench_steps < cfg.agent.num_steps:

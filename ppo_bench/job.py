@@ -127,9 +127,7 @@ def _announce(cfg: Any) -> None:
     if backend.build_s:
         estimate = n * backend.build_s
         line += (f": about {estimate:.0f} s to build and reset ({backend.build_s:g} s of CPU each, "
-                 "longer on a busy machine)")
-        if estimate > cfg.stall_timeout_s:
-            line += f"; stall_timeout_s={cfg.stall_timeout_s:g} stops a set-up that takes longer"
+                 "longer on a busy machine)")  # one longer than stall_timeout_s: warned of by the parent
     log.info("%s", line)
 
 

@@ -77,8 +77,12 @@ def test_every_backend_says_what_an_emulator_costs():
 
 
 def test_a_large_build_logs_a_line_before_and_after(monkeypatch, caplog):
+    """On the config the job's child gets: its identity's, without the run-control keys (a build of
+    256 emulators failed on the GPU machine reading stall_timeout_s there)."""
+    from omegaconf import OmegaConf
+
     monkeypatch.setattr(job, "LARGE_BUILD", 2)
-    cfg = compose_config("mode=env_only", "env.num_envs=2")
+    cfg = OmegaConf.create(runner.identity_of(compose_config("mode=env_only", "env.num_envs=2")).config)
     with caplog.at_level(logging.INFO, logger="ppo_bench.job"):
         driver = job.build(cfg, job.resolve_device("cpu"))
     driver.close()
@@ -115,3 +119,11 @@ def test_overlap_on_the_cpu_is_in_the_job_s_record(tmp_path):
                      "agent.num_minibatches=2", "agent.update_epochs=1", "schedule.total_env_steps=16")
     assert record["status"] == "ok", record["error"]
     assert OVERLAP_LINE in record["warnings"]
+
+
+def test_a_build_longer_than_the_stall_timeout_is_warned_of_before_it_starts():
+    n = 64
+    slow = compose_config("mode=env_only", f"env.num_envs={n}", f"stall_timeout_s={n * BACKENDS['ale'].build_s / 2}")
+    assert [w for w in warnings_for(slow) if w.startswith(f"env.num_envs={n}: building its emulators")]
+    assert not [w for w in warnings_for(compose_config("mode=env_only", f"env.num_envs={n}"))
+                if "building its emulators" in w]
