@@ -64,6 +64,9 @@ KILLS = [("basic", "starting"), ("node", "starting"), ("node", "measuring")]
 @pytest.mark.parametrize("launcher,when", KILLS, ids=["-".join(k) for k in KILLS])
 def test_a_sweep_killed_outright_leaves_no_process_of_it(tmp_path, launcher, when):
     node = launcher == "node"
+    if node:  # the node extra; without it the sweep is refused in one line (test_launcher)
+        pytest.importorskip("joblib")
+        pytest.importorskip("hydra_plugins.hydra_joblib_launcher")
     cmd = [sys.executable, "run.py", "-m", f"hydra.sweep.dir={tmp_path}", *TINY, *(NODE if node else [])]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)
