@@ -30,6 +30,7 @@ pytest.importorskip("hydra_plugins.hydra_joblib_launcher")
 TINY = ["device=cpu", "schedule.reps=2", "schedule.bench_steps=8", "schedule.warmup=2",
         "agent.num_steps=4", "agent.num_minibatches=2"]
 NODE = ["hydra/launcher=node", "hydra.launcher.cpu_jobs=2"]
+NO_GPU = {**os.environ, "CUDA_VISIBLE_DEVICES": ""}  # cpu_jobs makes the slots also where a GPU is (one slot)
 
 
 # --- slots ------------------------------------------------------------------------------------------
@@ -182,7 +183,7 @@ def test_throughput_across_shared_and_alone_is_flagged_and_learning_seeds_are_no
 
 def sweep(sweep_dir: Path, *overrides: str) -> subprocess.CompletedProcess:
     cmd = [sys.executable, "run.py", "-m", f"hydra.sweep.dir={sweep_dir}", *NODE, *TINY, *overrides]
-    return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600, env=NO_GPU)
 
 
 def by_game_and_n(sweep_dir: Path) -> dict[tuple, dict]:
@@ -235,7 +236,7 @@ def test_a_stopped_sweep_records_both_jobs_in_progress_starts_no_other_and_colle
     # two long jobs side by side, a third waiting for a slot
     cmd = [sys.executable, "run.py", "-m", f"hydra.sweep.dir={tmp_path}", *NODE, *TINY, "schedule.reps=2000",
            "env.num_envs=1,2,4"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=NO_GPU,
                             start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.time() + 300
     while len(list((tmp_path / ".slots").glob("[0-9]"))) < 2 or len(placement.holders(tmp_path / ".slots")) < 2:
