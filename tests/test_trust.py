@@ -1,4 +1,4 @@
-"""Issue 23: a record can always be written, a file with non-finite numbers is refused on reading,
+"""A record can always be written, a file with non-finite numbers is refused on reading,
 a refusal (also of a non-finite value) is one record and no traceback."""
 
 from __future__ import annotations
