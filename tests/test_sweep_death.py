@@ -68,8 +68,9 @@ def test_a_sweep_killed_outright_leaves_no_process_of_it(tmp_path, launcher, whe
         pytest.importorskip("joblib")
         pytest.importorskip("hydra_plugins.hydra_joblib_launcher")
     cmd = [sys.executable, "run.py", "-m", f"hydra.sweep.dir={tmp_path}", *TINY, *(NODE if node else [])]
+    # no GPU visible: cpu_jobs sets the slots also on a machine with one GPU (which would make one slot)
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
+                            start_new_session=True, env={**os.environ, "CUDA_VISIBLE_DEVICES": ""})
     server, child = (2, 3) if node else (1, 2)  # generations below the sweep's process: [worker ->] server -> child
     jobs = 2 if node else 1
 
