@@ -38,7 +38,7 @@ from omegaconf.errors import ConfigAttributeError, ConfigKeyError
 
 from . import keys, sweep
 from .signals import HANDLED, Terminated, one_line, raise_on_sigterm
-from .runner import JobFailed, run
+from .runner import JobFailed, Kept, run
 
 
 JOBS = ".jobs.jsonl"
@@ -48,6 +48,9 @@ that left no record: killed, or its folder or the disk refused it."""
 NOTED: Optional[tuple[Path, str]] = None
 """(sweep folder, job folder name) of the job the wrapper around Hydra's run_job noted, while it
 runs (`guard_job_folders`); `job` notes those of launchers that run_job is not wrapped for."""
+KEPT: Optional[str] = None
+"""The line of the job that just ended refused for an ok record its folder keeps (runner.Kept), for
+its end note: the summary names such a job, whose folder's record is an earlier run's."""
 STOPPED_IN_JOB = False
 """Whether the signal that ends the command came while a job ran (`job`): main's line says so."""
 SIGNALS: list[int] = []
@@ -63,9 +66,11 @@ def job(cfg: DictConfig) -> None:
     unnoted = hydra.mode == RunMode.MULTIRUN and NOTED is None  # a launcher whose run_job is not wrapped
     if unnoted:
         note_job(Path(hydra.sweep.dir), Path(hydra.runtime.output_dir).name, overrides=list(hydra.overrides.task))
+    global KEPT
     try:
         run(cfg)
-    except JobFailed:
+    except JobFailed as e:
+        KEPT = str(e) if isinstance(e, Kept) else None
         if not sweep.jobs_run_here():
             raise  # the job's own process: its launcher hands the failure back to the sweep
         sweep.OUTCOME.failed_jobs += 1
@@ -74,14 +79,23 @@ def job(cfg: DictConfig) -> None:
         raise
     finally:
         if unnoted:
-            note_job(Path(hydra.sweep.dir), Path(hydra.runtime.output_dir).name)
+            note_job(Path(hydra.sweep.dir), Path(hydra.runtime.output_dir).name, kept=_kept())
 
 
-def note_job(sweep_dir: Path, name: str, overrides: Optional[list] = None) -> None:
+def _kept() -> Optional[str]:
+    """The refusal of the job that just ended for an ok record it kept (runner.Kept), once."""
+    global KEPT
+    line, KEPT = KEPT, None
+    return line
+
+
+def note_job(sweep_dir: Path, name: str, overrides: Optional[list] = None, kept: Optional[str] = None) -> None:
     """Append a line to `<sweep dir>/JOBS`: the job's folder name with its overrides as it starts, or
-    that it ended. One write with O_APPEND, so that jobs side by side (node launcher) never mix their
-    lines. A line that cannot be written is said on stderr; the job goes on."""
-    entry = {"job": name, **({"ended": True} if overrides is None else {"overrides": overrides})}
+    that it ended (with `kept`: refused for an earlier ok record, which its folder still holds). One
+    write with O_APPEND, so that jobs side by side (node launcher) never mix their lines. A line that
+    cannot be written is said on stderr; the job goes on."""
+    entry = {"job": name, **({"ended": True, **({"kept": kept} if kept else {})} if overrides is None
+                             else {"overrides": overrides})}
     try:
         fd = os.open(sweep_dir / JOBS, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
         try:
@@ -176,7 +190,7 @@ def guard_job_folders(*more: ModuleType) -> None:
                 return JobReturn(status=JobStatus.COMPLETED, _return_value=None)
             finally:
                 if NOTED is not None:
-                    note_job(*NOTED)
+                    note_job(*NOTED, kept=_kept())
                 NOTED = None
 
         run_job_or_fail.guarded = True  # type: ignore[attr-defined]

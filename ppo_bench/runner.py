@@ -57,6 +57,11 @@ class Refused(JobFailed, ValueError):
     """A key or value refused before anything was built."""
 
 
+class Kept(JobFailed):
+    """An ok record already in the job's folder is kept, and the job refused: the folder's record is an
+    earlier run's, so the sweep notes the refusal for its summary (cli.note_job)."""
+
+
 @dataclass
 class Job:
     output_dir: Path
@@ -255,7 +260,7 @@ def _finished_earlier(path: Path, identity: results.JobIdentity, cfg: DictConfig
                 if same else f"set_aside=true to move it to {aside}/<time>/ and run this job, or {other}")
         line = f"{path} holds an ok record {what}, kept: {ways}"
     log.error("%s: FAILED: %s", _head(identity.fields()), line)
-    raise JobFailed(line)
+    raise Kept(line)
 
 
 def _ok_record(path: Path, resume: bool) -> Optional[dict]:

@@ -148,3 +148,16 @@ def test_success_is_logged_only_once_the_record_is_on_disk(tmp_path, monkeypatch
     assert results.UNIT not in caplog.text and " -> " not in caplog.text, caplog.text
     failed = [r.getMessage() for r in caplog.records if "FAILED" in r.getMessage()]
     assert len(failed) == 1 and "its record could not be written" in failed[0] and "No space left" in failed[0]
+
+
+@pytest.mark.slow
+def test_a_job_refused_for_an_earlier_ok_record_is_named_in_the_summary(earlier, ok_record):
+    """Its folder still holds a record, the earlier run's, which the table counts as ok: the summary
+    also says that this sweep's job was refused, and why, so that a failed sweep does not read as whole."""
+    kept = sorted(earlier.glob("*/result.json"))[0]
+    kept.write_bytes(ok_record)  # an ok record of another config than this job's
+    again = sweep(earlier, *GRID, "resume=true")
+    assert again.returncode == 1 and kept.read_bytes() == ok_record
+    table = (earlier / "summary" / "table.md").read_text()
+    assert f"{kept.parent}: refused by this sweep: {kept} holds an ok record of a different config, kept" in table
+    assert "**Jobs: 2**: 1 ok, 1 skipped; 1 of them refused by this sweep" in table  # each job counted once

@@ -28,7 +28,7 @@ import pandas as pd
 
 from .common import bounded, mode_order
 from .load import Collection, run_window, slot_cores
-from .sources import JOBS
+from .sources import JOBS, REFUSED
 
 CELLS_LISTED = 8  # mode x num_envs cells named on one warning line
 
@@ -161,9 +161,17 @@ def count(c: Collection) -> str:
     """Every job the collection knows of, by outcome: those with a record, an unusable file, or none
     (launched, as their sweep noted, or a job folder): a table of the ok ones alone read as if none
     had failed."""
+    refused = len(_refused(c))
     parts = [(len(c.jobs), "ok"), (len(c.failed), "failed"), (len(c.skipped), "skipped"),
-             (sum(Path(b["path"]).name != JOBS for b in c.bad), "unusable"), (len(c.no_result), "with no record")]
-    return f"**Jobs: {sum(n for n, _ in parts)}**: " + ", ".join(f"{n} {what}" for n, what in parts if n)
+             (sum(Path(b["path"]).name != JOBS for b in c.bad), "unusable"),
+             (len(c.no_result) - refused, "with no record")]
+    line = f"**Jobs: {sum(n for n, _ in parts)}**: " + ", ".join(f"{n} {what}" for n, what in parts if n)
+    return line + (f"; {refused} of them refused by this sweep (listed below)" if refused else "")
+
+
+def _refused(c: Collection) -> list[dict]:
+    """Jobs refused for an earlier ok record, which their folders keep (counted ok, from that record)."""
+    return [n for n in c.no_result if n["reason"].startswith(REFUSED)]
 
 
 def markdown(c: Collection) -> list[str]:
@@ -175,7 +183,10 @@ def markdown(c: Collection) -> list[str]:
         ("Unreadable folders (not searched: result files in them are not counted)", c.unreadable),
         ("Failed jobs", [job(f) for f in c.failed]),
         ("Skipped jobs (the combination does not apply here; not failures)", [job(f) for f in c.skipped]),
-        ("No record (jobs without result.json)", [f"{n['path']}: {n['reason']}" for n in c.no_result]),
+        ("No record (jobs without result.json)",
+         [f"{n['path']}: {n['reason']}" for n in c.no_result if n not in _refused(c)]),
+        ("Refused by this sweep (each folder keeps an earlier run's ok record, tabled as ok)",
+         [f"{n['path']}: {n['reason']}" for n in _refused(c)]),
         ("Duplicates (the same measurement read twice; used once)",
          [f"{d['path']}: same measurement as {d['kept']}" for d in c.duplicates]),
         ("Unusable files", [f"{b['path']}: {b['reason']}" for b in c.bad]),

@@ -35,6 +35,7 @@ JOBS = ".jobs.jsonl"  # in a sweep folder: a line per job as it starts and as it
 MULTIRUN = "multirun.yaml"  # in a sweep folder: Hydra's record of the sweep, its command among it
 SET_ASIDE = "set_aside"  # a sweep's earlier results, moved out of the way (sweep.set_aside): not read
 KILLED = "killed, or still running"
+REFUSED = "refused by this sweep"  # a job whose folder keeps an earlier run's ok record (runner.Kept)
 UNWRITTEN = "no record written: the job ended without one (its folder or the disk refused it)"
 
 
@@ -156,10 +157,11 @@ def _why(e: Exception) -> str:
 def launched(found: Found, bad: list[dict]) -> dict[str, str]:
     """The jobs the sweeps' notes (JOBS) say were launched that left no result file: their folder and
     why, from their last line (a resumed sweep launches a job again): one that ended wrote no record,
-    one that never said it ended was killed or still runs. Such a job may have no folder at all (its
+    one that never said it ended was killed or still runs; one refused for an earlier ok record (which
+its folder keeps, and the tables count) is named too, with its line. Such a job may have no folder at all (its
     folder could not be made), so a job folder is not what counts it. A note with a line that is not
     a job's is unusable (in `bad`, for its first such line); its other lines still count."""
-    last: dict[Path, bool] = {}
+    last: dict[Path, dict] = {}
     for note in found.notes:
         try:
             lines = found.read_bytes(note).decode().splitlines()
@@ -175,6 +177,7 @@ def launched(found: Found, bad: list[dict]) -> dict[str, str]:
             except (ValueError, KeyError, TypeError) as e:
                 bad.append({"path": str(note), "reason": f"line {i}: not a job's line: {e}"})
                 break
-            last[note.parent / name] = bool(entry.get("ended"))
-    return {str(job): UNWRITTEN if ended else KILLED for job, ended in last.items()
-            if not found.lexists(job / results.FILENAME)}
+            last[note.parent / name] = entry
+    return {str(job): f"{REFUSED}: {entry['kept']}" if entry.get("kept") else
+            UNWRITTEN if entry.get("ended") else KILLED for job, entry in last.items()
+            if entry.get("kept") or not found.lexists(job / results.FILENAME)}
