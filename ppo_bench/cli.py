@@ -41,7 +41,7 @@ from .signals import HANDLED, Terminated, one_line, raise_on_sigterm
 from .runner import JobFailed, Kept, run
 
 
-JOBS = ".jobs.jsonl"
+JOBS = sweep.JOB_NOTES
 """In a sweep folder: a line per job as it starts and one as it ends (`note_job`), written by the
 process that runs it under any launcher, so that the summary (collect.load) counts and names a job
 that left no record: killed, or its folder or the disk refused it."""
@@ -61,12 +61,11 @@ exit status still says the command was stopped."""
 
 def job(cfg: DictConfig) -> None:
     """Hydra's task function: one job; its failure is in its record and its log line."""
-    global STOPPED_IN_JOB
+    global STOPPED_IN_JOB, KEPT
     hydra = HydraConfig.get()
     unnoted = hydra.mode == RunMode.MULTIRUN and NOTED is None  # a launcher whose run_job is not wrapped
     if unnoted:
         note_job(Path(hydra.sweep.dir), Path(hydra.runtime.output_dir).name, overrides=list(hydra.overrides.task))
-    global KEPT
     try:
         run(cfg)
     except JobFailed as e:
@@ -94,8 +93,13 @@ def note_job(sweep_dir: Path, name: str, overrides: Optional[list] = None, kept:
     that it ended (with `kept`: refused for an earlier ok record, which its folder still holds). One
     write with O_APPEND, so that jobs side by side (node launcher) never mix their lines. A line that
     cannot be written is said on stderr; the job goes on."""
-    entry = {"job": name, **({"ended": True, **({"kept": kept} if kept else {})} if overrides is None
-                             else {"overrides": overrides})}
+    entry: dict = {"job": name}
+    if overrides is not None:
+        entry["overrides"] = overrides
+    else:
+        entry["ended"] = True
+        if kept:
+            entry["kept"] = kept
     try:
         fd = os.open(sweep_dir / JOBS, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
         try:

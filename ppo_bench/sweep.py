@@ -51,7 +51,7 @@ log = logging.getLogger(__name__)
 MAX_NAME_BYTES = 200
 LOCK = ".sweep.lock"
 SET_ASIDE = "set_aside"  # in the sweep folder: <UTC time>/ per move, earlier results at their relative paths
-JOB_NOTES = ".jobs.jsonl"  # cli.JOBS (cli imports this module): the jobs an earlier sweep launched go with them
+JOB_NOTES = ".jobs.jsonl"  # the jobs a sweep launched (cli.note_job); set aside with its results
 BASIC_LAUNCHER = "hydra._internal.core_plugins.basic_launcher.BasicLauncher"
 
 
