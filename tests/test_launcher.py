@@ -249,7 +249,7 @@ def test_a_stopped_sweep_records_both_jobs_in_progress_starts_no_other_and_colle
     while session_processes(proc.pid) and time.time() < deadline:
         time.sleep(0.5)
     assert session_processes(proc.pid) == [], "a process of the sweep outlived it"
-    # the workers left the sweep's session's process group, not its session: all were found above
+    # the workers left the process group of the sweep, not its (OS) session: all were found above
     error = "KeyboardInterrupt" if sig == signal.SIGINT else "Terminated: SIGTERM"
     records = [read_result(p) for p in tmp_path.glob("*/result.json")]
     assert sorted(r["num_envs"] for r in records) == [1, 2], "the third job started"
