@@ -5,8 +5,8 @@ import sys
 import hydra
 from omegaconf import DictConfig
 
-from ppo_bench import cli
-from ppo_bench.config import register_configs
+from ppo_bench.launch import cli
+from ppo_bench.config.schema import register_configs
 
 register_configs()
 

@@ -1,5 +1,5 @@
 """Do the emulators step slower on the loop's actions than on env_only's constant ones (the loop held
-to 0.95 of its chain bound at 8 envs)? An experiment, not a feature: env_only's own vector env (`job.make_envs` on the
+to 0.95 of its chain bound at 8 envs)? An experiment, not a feature: env_only's own vector env (`child.make_envs` on the
 composed config, blocking steps as env_only's groups=1 takes them) steps chunks of --steps with NOOP
 (env_only's actions) and with actions drawn uniformly (an untrained policy's, about), alternating
 in rounds on the same emulators, and prints each kind's mean step and the paired ratio.
@@ -18,8 +18,8 @@ import time
 
 import numpy as np
 
-from ppo_bench import job
-from ppo_bench.stats import paired_ratio_interval
+from ppo_bench.job import child
+from ppo_bench.record.stats import paired_ratio_interval
 from probe_config import compose
 
 
@@ -32,7 +32,7 @@ def main() -> None:
     p.add_argument("--steps", type=int, default=500)
     args = p.parse_args()
     n = args.num_envs
-    envs = job.make_envs(compose([f"env.num_envs={n}", f"env.game={args.game}", f"env.frameskip={args.frameskip}",
+    envs = child.make_envs(compose([f"env.num_envs={n}", f"env.game={args.game}", f"env.frameskip={args.frameskip}",
                                   "mode=env_only"]))
     envs.reset(seed=0)
     actions = int(envs.single_action_space.n)

@@ -26,8 +26,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hydra import compose, initialize_config_dir  # noqa: E402
 
-from ppo_bench import runner, stats  # noqa: E402
-from ppo_bench.config import UPLOADS, register_configs  # noqa: E402
+from ppo_bench.job import parent
+from ppo_bench.record import stats  # noqa: E402
+from ppo_bench.config.schema import UPLOADS, register_configs  # noqa: E402
 
 CONF = Path(__file__).resolve().parents[1] / "conf"
 
@@ -57,7 +58,7 @@ def main() -> None:
         for turn, who in enumerate(contenders + contenders[::-1]):
             if who == "reference":
                 reps = [float(x) for x in ref.bench_step(n, sched)]
-                runner.release()
+                parent.release()
             else:
                 with initialize_config_dir(str(CONF), version_base="1.3"):
                     cfg = compose("config", overrides=[
@@ -65,7 +66,7 @@ def main() -> None:
                         f"schedule.bench_steps={args.bench_steps}", f"schedule.warmup={args.warmup}"],
                         return_hydra_config=True)
                 out_dir = args.out / f"ppo_bench_{who}_n{n}_{turn}"
-                reps = runner.run(cfg, output_dir=out_dir)["throughput"]["reps"]
+                reps = parent.run(cfg, output_dir=out_dir)["throughput"]["reps"]
             got[who] += reps
             print(f"n={n} {who}: {stats.summary(reps)['mean']:.0f} env-steps/s", flush=True)
         ratios = {who: stats.ratio_interval(got[who], got["reference"]) for who in args.uploads}

@@ -1,7 +1,7 @@
 """How much memory, and how long to build, one emulator of a backend takes on this machine.
 
 For each count, a fresh Python process builds the vector env of `mode=env_only` over that many envs
-of the game, through the job's own `job.make_envs` (the backend adapter of ppo_bench/backends.py, in
+of the game, through the job's own `child.make_envs` (the backend adapter of ppo_bench/env/backends.py, in
 a process that has imported what a job's process has, torch included), resets it and takes a few
 steps of random actions. It reads the memory of its process tree (Pss from /proc/<pid>/smaps_rollup,
 summed over the process and its children: gymnasium's workers are forked processes sharing pages
@@ -59,13 +59,13 @@ def one(backend: str, game: str, n: int, steps: int) -> dict:
     """In this process: build, reset and step n envs; the footprint at each point and the times."""
     import numpy as np
 
-    from ppo_bench import job
+    from ppo_bench.job import child
     from probe_config import compose
 
     cfg = compose([f"env.backend={backend}", f"env.game={game}", f"env.num_envs={n}", "mode=env_only"])
     base = footprint()
     t, c = time.perf_counter(), cpu_seconds()
-    envs = job.make_envs(cfg)
+    envs = child.make_envs(cfg)
     build_s, build_cpu = time.perf_counter() - t, cpu_seconds() - c
     built = footprint()
     t, c = time.perf_counter(), cpu_seconds()

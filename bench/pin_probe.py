@@ -5,7 +5,7 @@ sendrecv, unpinned and pinned, alternating in paired rounds.
 
 Pinned: the loop's thread on core 0, and ale-py's emulator threads on cores 1 to num_threads (its
 `thread_affinity_offset`, which counts absolute core ids: the script refuses when the process's
-cores are not 0..k-1), through a backend registered here, so that job.build makes the rest.
+cores are not 0..k-1), through a backend registered here, so that child.build makes the rest.
 
 Why it might: the profiled rep of 2026-12-01 (commit 0824d0f) put most of the 1-env gap in the act's launch right
 after a recv (0.128 ms against 0.042 ms back to back in agent_only); a thread that wakes on the core
@@ -20,10 +20,11 @@ import time
 
 import torch
 
-from ppo_bench import backends, job
-from ppo_bench.loop import repetition, synchronizer, warm_up
+from ppo_bench.env import backends
+from ppo_bench.job import child
+from ppo_bench.loop.run import repetition, synchronizer, warm_up
 from ppo_bench.registry import BACKENDS, Backend
-from ppo_bench.stats import paired_ratio_interval
+from ppo_bench.record.stats import paired_ratio_interval
 from probe_config import RUNTIME, compose
 
 
@@ -39,10 +40,10 @@ def make_pinned_ale(env_cfg, groups: int = 1, clip_rewards: bool = True):
 def one_job(num_envs: int, mode: str, pinned: bool, cores: list[int], args) -> float:
     cfg = compose([f"env.num_envs={num_envs}", f"mode={mode}", "mode.groups=1", "agent.algo=ppo",
                    "agent.runtime=" + RUNTIME, "env.backend=" + ("ale_pinned" if pinned else "ale")])
-    device = job.resolve_device(cfg.device)
+    device = child.resolve_device(cfg.device)
     torch.set_float32_matmul_precision("high")
     os.sched_setaffinity(0, {cores[0]} if pinned else set(cores))  # this thread only (Linux)
-    driver = job.build(cfg, device)
+    driver = child.build(cfg, device)
     sync = synchronizer(device)
     try:
         warm_up(driver, args.warmup, sync)
@@ -73,7 +74,7 @@ def main() -> None:
     cores = sorted(os.sched_getaffinity(0))
     if cores != list(range(len(cores))):
         raise SystemExit(f"this process's cores are {cores}: ale-py pins by absolute core id")
-    BACKENDS.add(Backend("ale_pinned", "__main__:make_pinned_ale"))  # job.build's emulators, pinned
+    BACKENDS.add(Backend("ale_pinned", "__main__:make_pinned_ale"))  # child.build's emulators, pinned
     rows = {}
     for r in range(args.rounds):
         order = (False, True) if r % 2 == 0 else (True, False)

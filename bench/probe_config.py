@@ -12,7 +12,7 @@ RUNTIME = "graphed" if torch.cuda.is_available() else "eager"
 def compose(overrides: list[str]):
     from hydra import compose as hydra_compose, initialize_config_dir
 
-    from ppo_bench.config import register_configs
+    from ppo_bench.config.schema import register_configs
 
     register_configs()
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "conf")

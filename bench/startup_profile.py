@@ -1,6 +1,6 @@
 """Where a learning run's time before its loop goes: each stage of a job's start, timed.
 
-Runs the stages a job runs (job.build's parts, then the loop's first step and first update) in this
+Runs the stages a job runs (child.build's parts, then the loop's first step and first update) in this
 process, with the config `run.py` would compose, and prints each stage's seconds, counting from
 this process's own start (read from /proc), so the interpreter's start and the imports count too:
 
@@ -8,7 +8,7 @@ this process's own start (read from /proc), so the interpreter's start and the i
     python bench/startup_profile.py +preset=learn --no-cudnn-benchmark
 
 It is a profile, not the job's clock: `run.py` runs the same stages in a child forked from a
-server that imported torch once (see ppo_bench.isolation).
+server that imported torch once (see ppo_bench.job.isolation).
 """
 
 import os
@@ -35,29 +35,29 @@ def main() -> None:
 
     from hydra import compose, initialize_config_dir
 
-    from ppo_bench.config import register_configs
-    mark("import hydra, ppo_bench.config")
+    from ppo_bench.config.schema import register_configs
+    mark("import hydra, ppo_bench.config.schema")
     import torch
 
     mark("import torch")
-    from ppo_bench import job
-    from ppo_bench.agent import make_agent, total_updates
-    from ppo_bench.envs import TorchEnvs, spaces
-    from ppo_bench.loop import run_loop
+    from ppo_bench.job import child
+    from ppo_bench.agent.make import make_agent, total_updates
+    from ppo_bench.env.torch_envs import TorchEnvs, spaces
+    from ppo_bench.loop.run import run_loop
     from ppo_bench.registry import MODES
-    mark("import ppo_bench.job (drivers, runtimes, dynamo, scipy)")
+    mark("import ppo_bench.job.child (drivers, runtimes, dynamo, scipy)")
 
     register_configs()
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "conf")
     with initialize_config_dir(config_dir=os.path.abspath(root), version_base="1.3"):
         cfg = compose(config_name="config", overrides=args)
     mark("compose the config")
-    device = job.resolve_device(cfg.device)
+    device = child.resolve_device(cfg.device)
     if device.type == "cuda":
         torch.cuda.init()
         torch.zeros(1, device=device)
     mark(f"CUDA context ({device})")
-    envs = job.make_envs(cfg)
+    envs = child.make_envs(cfg)
     mark(f"create {cfg.env.num_envs} emulators")
     obs_shape, num_actions = spaces(envs)
     mark("reset them (spaces)")

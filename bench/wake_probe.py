@@ -36,7 +36,7 @@ import time
 import numpy as np
 import torch
 
-from ppo_bench import job
+from ppo_bench.job import child
 from probe_config import RUNTIME, compose
 
 WAITS = ("back", "spin", "sleep", "recv")
@@ -154,9 +154,9 @@ def main() -> None:
     args = p.parse_args()
     cfg = compose([f"env.num_envs={args.num_envs}", "mode=sendrecv", "mode.groups=1", "agent.algo=ppo",
                    "agent.runtime=" + RUNTIME])
-    device = job.resolve_device(cfg.device)
+    device = child.resolve_device(cfg.device)
     torch.set_float32_matmul_precision("high")
-    driver = job.build(cfg, device)
+    driver = child.build(cfg, device)
     try:
         env = driver.vector_env
         env.reset(seed=0)

@@ -164,10 +164,10 @@ class Registry(Generic[E]):
 # to construct and reset (the wall time there was two to three times that: the machine was loaded).
 BACKENDS: Registry[Backend] = Registry(
     "env.backend",
-    Backend("ale", "ppo_bench.backends:make_ale", memory_mib=2.0, build_s=0.27),
-    Backend("envpool", "ppo_bench.backends:EnvpoolVectorEnv", package="envpool", needs="the envpool package",
+    Backend("ale", "ppo_bench.env.backends:make_ale", memory_mib=2.0, build_s=0.27),
+    Backend("envpool", "ppo_bench.env.backends:EnvpoolVectorEnv", package="envpool", needs="the envpool package",
             extra="envpool", versions=("envpool",), memory_mib=1.5, build_s=0.15),
-    Backend("gymnasium", "ppo_bench.backends:GymnasiumVectorEnv", package="cv2",
+    Backend("gymnasium", "ppo_bench.env.backends:GymnasiumVectorEnv", package="cv2",
             needs="the opencv package (cv2, which gymnasium's AtariPreprocessing needs)", extra="gymnasium",
             versions=("gymnasium", "opencv-python-headless"),
             batches=False, no_batches_why="AsyncVectorEnv steps every env on each call: no batch_size, no env_id",
@@ -176,33 +176,33 @@ BACKENDS: Registry[Backend] = Registry(
 
 RUNTIMES: Registry[Runtime] = Registry(
     "agent.runtime",
-    Runtime("compiled", "ppo_bench.runtimes:Compiled", builds_in_warmup=True, old_compile_flag=True),
-    Runtime("graphed", "ppo_bench.runtimes:Graphed", needs_cuda=True, pinned_upload=True, builds_in_warmup=True,
+    Runtime("compiled", "ppo_bench.agent.runtimes:Compiled", builds_in_warmup=True, old_compile_flag=True),
+    Runtime("graphed", "ppo_bench.agent.runtimes:Graphed", needs_cuda=True, pinned_upload=True, builds_in_warmup=True,
             overlaps=True),
-    Runtime("eager", "ppo_bench.runtimes:Eager", old_compile_flag=False, overlaps=True),
+    Runtime("eager", "ppo_bench.agent.runtimes:Eager", old_compile_flag=False, overlaps=True),
 )
 
 MODES: Registry[Mode] = Registry(
     "mode.name",
-    Mode("step", "ppo_bench.drivers:StepDriver", chart="stepRaw"),
-    Mode("sendrecv", "ppo_bench.drivers:SendRecvDriver", chart="recvRaw"),
-    Mode("async", "ppo_bench.drivers:SendRecvDriver", groups=True, in_one_batch="sendrecv", chart="asyncRaw"),
-    Mode("env_only", "ppo_bench.drivers:EnvOnlyDriver", kind="probe", agent=False, groups=True,
+    Mode("step", "ppo_bench.loop.drivers:StepDriver", chart="stepRaw"),
+    Mode("sendrecv", "ppo_bench.loop.drivers:SendRecvDriver", chart="recvRaw"),
+    Mode("async", "ppo_bench.loop.drivers:SendRecvDriver", groups=True, in_one_batch="sendrecv", chart="asyncRaw"),
+    Mode("env_only", "ppo_bench.loop.drivers:EnvOnlyDriver", kind="probe", agent=False, groups=True,
          chart="envOnlyRaw"),
-    Mode("agent_only", "ppo_bench.drivers:AgentOnlyDriver", kind="probe", emulators=False, groups=True,
+    Mode("agent_only", "ppo_bench.loop.drivers:AgentOnlyDriver", kind="probe", emulators=False, groups=True,
          chart="agentOnlyRaw"),
 )
 
 ALGOS: Registry[Algo] = Registry(
     "agent.algo",
-    Algo("reference", "ppo_bench.algos.reference:Reference"),
-    Algo("ppo", "ppo_bench.algos.ppo:PPO", learns=True, clips_rewards_itself=True, overlaps=True),
+    Algo("reference", "ppo_bench.agent.algos.reference:Reference"),
+    Algo("ppo", "ppo_bench.agent.algos.ppo:PPO", learns=True, clips_rewards_itself=True, overlaps=True),
 )
 
 NETWORKS: Registry[Entry] = Registry(
     "agent.name",
-    Entry("nature_cnn", "ppo_bench.networks:NatureCNN"),  # Mnih et al. 2015
-    Entry("impala_cnn", "ppo_bench.networks:ImpalaCNN"),  # Espeholt et al. 2018
+    Entry("nature_cnn", "ppo_bench.agent.networks:NatureCNN"),  # Mnih et al. 2015
+    Entry("impala_cnn", "ppo_bench.agent.networks:ImpalaCNN"),  # Espeholt et al. 2018
 )
 """The encoders an actor-critic is built on (`target(obs_shape)`); here, not in networks, so that
 the config's check of `agent.name` imports no torch."""

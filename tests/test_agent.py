@@ -16,11 +16,11 @@ import torch
 from conftest import compose_config
 from toy_backend import ToyVectorEnv
 from test_runner import ALE_RESET_DROP_ATTEMPTS
-from ppo_bench.agent import make_agent
-from ppo_bench.backends import FRAME_SHAPE, make_vector_env as make_envs
-from ppo_bench.drivers import AgentOnlyDriver, EnvOnlyDriver, SendRecvDriver, StepDriver
-from ppo_bench.envs import TorchEnvs, Upload
-from ppo_bench.runtimes import Compiled
+from ppo_bench.agent.make import make_agent
+from ppo_bench.env.backends import FRAME_SHAPE, make_vector_env as make_envs
+from ppo_bench.loop.drivers import AgentOnlyDriver, EnvOnlyDriver, SendRecvDriver, StepDriver
+from ppo_bench.env.torch_envs import TorchEnvs, Upload
+from ppo_bench.agent.runtimes import Compiled
 
 CPU = torch.device("cpu")
 CUDA = torch.cuda.is_available()
@@ -226,8 +226,8 @@ def test_agent_only_uploads_its_frames_every_step_as_the_loop_does():
     """The chain bound's t_agent holds the frames' upload (the loop pays it between a batch's frames
     and its actions): the job's agent_only sends its host frames up once per batch, and the phase
     clock charges that to `upload`."""
-    from ppo_bench.job import build
-    from ppo_bench.phases import PhaseClock
+    from ppo_bench.job.child import build
+    from ppo_bench.loop.phases import PhaseClock
 
     cfg = compose_config("mode=agent_only", "mode.groups=2", "env.num_envs=4", "agent.algo=ppo",
                          "agent.runtime=eager", "device=cpu")

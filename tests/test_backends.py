@@ -12,10 +12,11 @@ import torch
 from ale_py.vector_env import AtariVectorEnv
 
 from conftest import ROOT, compose_config
-from ppo_bench import backends, registry
-from ppo_bench.backends import make_vector_env
-from ppo_bench.config import validate
-from ppo_bench.envs import DuplicateEnvError, TorchEnvs
+from ppo_bench.env import backends
+from ppo_bench import registry
+from ppo_bench.env.backends import make_vector_env
+from ppo_bench.config.schema import validate
+from ppo_bench.env.torch_envs import DuplicateEnvError, TorchEnvs
 
 BACKENDS = ("ale", "envpool", "gymnasium")
 ALE_RESET_DROP_ATTEMPTS = 3  # as in test_runner: ale-py's async batches now and then lose an env (ALE #641)
@@ -221,7 +222,7 @@ def test_gymnasium_refuses_groups_in_one_line():
 
 
 def test_checking_the_ale_backend_imports_no_other_backend():
-    code = ("import sys; from ppo_bench.config import validate; from ppo_bench.registry import BACKENDS; "
+    code = ("import sys; from ppo_bench.config.schema import validate; from ppo_bench.registry import BACKENDS; "
             "from conftest import compose_config; "
             "validate(compose_config('env.backend=ale', 'mode=async', 'env.num_envs=4')); "
             "assert BACKENDS['envpool'].missing() is None and BACKENDS['gymnasium'].missing() is None; "
@@ -234,8 +235,8 @@ def test_checking_the_ale_backend_imports_no_other_backend():
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_the_phase_clock_sees_every_backends_emulators(backend):
     """env_only's bare vector env and step's adapter both charge their waits to `emulators`."""
-    from ppo_bench.drivers import EnvOnlyDriver
-    from ppo_bench.phases import PhaseClock
+    from ppo_bench.loop.drivers import EnvOnlyDriver
+    from ppo_bench.loop.phases import PhaseClock
 
     driver = EnvOnlyDriver(make_vector_env(env_cfg(backend)), None, seed=0)
     try:
@@ -251,7 +252,7 @@ def test_the_phase_clock_sees_every_backends_emulators(backend):
 def test_async_batches_leave_a_core_to_the_loop_by_default(monkeypatch):
     """ale-py 0.12.1's async batches lose envs when its threads are short of CPU: by default they get
     the cores this process may use less one; one batch of all envs keeps the reference's count."""
-    from ppo_bench.backends import num_threads
+    from ppo_bench.env.backends import num_threads
 
     cfg = SimpleNamespace(num_threads=None, num_envs=32)
     for cores, batched in ((16, 15), (2, 1), (1, 1), (64, 16)):

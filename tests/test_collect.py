@@ -1,7 +1,7 @@
 """The collector on synthetic result files: exact figures, grouping, pairing, failures, outputs.
 
 Expected intervals are worked out here from the formulas (scipy.stats.t.ppf on
-hand-computed logs), not by calling ppo_bench.stats.
+hand-computed logs), not by calling ppo_bench.record.stats.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import pandas as pd
 import pytest
 from scipy.stats import t as student_t
 
-from ppo_bench import results
+from ppo_bench.record import results
 from ppo_bench.collect import collect, main
 
 T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)

@@ -1,7 +1,7 @@
 """Backends (runtimes) side by side: configurations that differ only in env.backend (agent.runtime), ratios to ale-py (compiled).
 
 Expected figures are worked out here (welch_log, paired_log: scipy.stats.t.ppf on hand-computed
-logs), not by calling ppo_bench.stats.
+logs), not by calling ppo_bench.record.stats.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ppo_bench import results
+from ppo_bench.record import results
 from ppo_bench.collect import collect
 from test_collect import paired_log, row, write
 

@@ -184,7 +184,7 @@ def test_every_unusable_file_is_named_with_its_reason_and_fails_the_collection(t
 
 
 def _note(sweep, *entries):
-    """The sweep's notes of the jobs it launched, as ppo_bench.cli.note_job writes them."""
+    """The sweep's notes of the jobs it launched, as ppo_bench.launch.cli.note_job writes them."""
     with open(sweep / ".jobs.jsonl", "a") as f:
         for e in entries:
             f.write((e if isinstance(e, str) else json.dumps(e)) + "\n")

@@ -2,7 +2,7 @@
 
 Each rep of the loop is paired with the probe's rep that followed it in the same process; the
 ratios of all pairs of a configuration's jobs are pooled, and each job's own is listed. Expected
-figures are worked out here from the reps (logs, scipy's t quantile), not by ppo_bench.stats.
+figures are worked out here from the reps (logs, scipy's t quantile), not by ppo_bench.record.stats.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 from scipy.stats import t as student_t
 
-from ppo_bench import results
+from ppo_bench.record import results
 from ppo_bench.collect import collect
 from test_collect import write
 

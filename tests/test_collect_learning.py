@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from ppo_bench import results
+from ppo_bench.record import results
 from ppo_bench.collect import collect
 from ppo_bench.collect.equal_steps import at_equal_steps, curve_on
 from test_collect import write

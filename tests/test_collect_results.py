@@ -8,7 +8,7 @@ import stat
 
 import pytest
 
-from ppo_bench import results
+from ppo_bench.record import results
 from ppo_bench.collect import collect
 from test_collect import record, row, write
 

@@ -18,7 +18,7 @@ import time
 
 import pytest
 
-from ppo_bench import results
+from ppo_bench.record import results
 from ppo_bench.collect import collect, main, report
 from test_collect import row, write
 from test_collect_learning import learn

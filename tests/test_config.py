@@ -9,9 +9,9 @@ from hydra.errors import ConfigCompositionException
 from omegaconf import OmegaConf
 
 from conftest import CONF, compose_config
-from ppo_bench import runner
-from ppo_bench.config import NotApplicable, validate, warnings_for
-from ppo_bench.results import read_result
+from ppo_bench.job import parent
+from ppo_bench.config.schema import NotApplicable, validate, warnings_for
+from ppo_bench.record.results import read_result
 
 
 def test_defaults_follow_the_reference():
@@ -179,7 +179,7 @@ def test_graphed_with_a_pageable_upload_does_not_apply(monkeypatch):
     """A relation, checked after every value (so a sweep can skip it): needs a CUDA machine, or one that says so."""
     import torch
 
-    from ppo_bench.config import NotApplicable
+    from ppo_bench.config.schema import NotApplicable
 
     monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
     with pytest.raises(NotApplicable, match=re.escape("env.upload=pageable: agent.runtime=graphed uploads")):
@@ -192,9 +192,9 @@ def test_a_refused_job_builds_nothing_and_writes_a_failed_result(tmp_path, monke
     def must_not_build(*args, **kwargs):
         raise AssertionError("an environment or model was built for a refused job")
 
-    monkeypatch.setattr(runner, "ChildJob", must_not_build)
+    monkeypatch.setattr(parent, "ChildJob", must_not_build)
     with pytest.raises(ValueError, match="env.num_envs=0"):
-        runner.run(compose_config("env.num_envs=0"), output_dir=tmp_path)
+        parent.run(compose_config("env.num_envs=0"), output_dir=tmp_path)
     record = read_result(tmp_path / "result.json")
     assert record["status"] == "failed"
     assert record["error"] == "ValueError: env.num_envs=0: must be >= 1"
@@ -264,8 +264,8 @@ def test_the_runners_process_imports_no_torch_to_check_a_cpu_config_or_describe_
     import subprocess
     import sys
 
-    code = ("import sys\nfrom conftest import compose_config\nfrom ppo_bench import provenance, runner\n"
-            "runner.check(compose_config('agent.name=impala_cnn', 'device=cpu'), False)\n"
+    code = ("import sys\nfrom conftest import compose_config\nfrom ppo_bench.record import provenance\nfrom ppo_bench.job import parent\n"
+            "parent.check(compose_config('agent.name=impala_cnn', 'device=cpu'), False)\n"
             "p = provenance.describe(gpu=False)\n"
             "print('torch' in sys.modules, 'ale_py' in sys.modules, bool(p['torch'] and p['ale_py']))")
     out = subprocess.run([sys.executable, "-c", code], cwd=CONF.parent / "tests", capture_output=True, text=True,

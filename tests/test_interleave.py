@@ -11,11 +11,11 @@ import pytest
 from conftest import compose_config
 from test_ppo import ppo_cfg, scripted_driver
 from test_runner import run_job
-from ppo_bench.config import validate
-from ppo_bench.drivers import EnvOnlyDriver, SendRecvDriver, StepDriver, drain
-from ppo_bench import runner
-from ppo_bench.results import read_result
-from ppo_bench.runner import summarise_record
+from ppo_bench.config.schema import validate
+from ppo_bench.loop.drivers import EnvOnlyDriver, SendRecvDriver, StepDriver, drain
+from ppo_bench.job import parent
+from ppo_bench.record.results import read_result
+from ppo_bench.job.parent import summarise_record
 
 
 @pytest.mark.parametrize("groups, seed", [(1, 0), (1, 1), (2, 1), (4, 1)])
@@ -73,8 +73,8 @@ def test_a_job_with_interleave_times_the_emulators_after_each_of_its_reps(tmp_pa
 def test_a_job_that_fails_part_way_keeps_the_reps_and_pairs_it_finished(tmp_path, inject):
     """The third timed rep fails (as a `timeout` would kill it): the record says failed and keeps the two
     reps that finished, each with the probe's rep that followed it, for the collector to pair."""
-    inject("ppo_bench.loop:repetition:5:raise")  # rep 1, probe 1, rep 2, probe 2, then rep 3
-    with pytest.raises(runner.JobFailed, match="injected fault in repetition"):
+    inject("ppo_bench.loop.run:repetition:5:raise")  # rep 1, probe 1, rep 2, probe 2, then rep 3
+    with pytest.raises(parent.JobFailed, match="injected fault in repetition"):
         run_job(tmp_path, "mode=sendrecv", "env.num_envs=4", "agent.algo=ppo", "agent.runtime=eager", "device=cpu",
                 "agent.num_steps=8", "agent.num_minibatches=2", "schedule.reps=3", "schedule.bench_steps=12",
                 "schedule.warmup=4", "schedule.interleave=env_only")
@@ -99,7 +99,7 @@ def test_an_interleave_that_cannot_be_is_refused_in_one_line(overrides, message)
 
 def test_the_probes_ignore_it_and_it_is_not_part_of_what_was_measured(tmp_path):
     """One sweep can run the probes beside interleaved loops, and the collector groups them together."""
-    from ppo_bench.results import flatten, group_identity
+    from ppo_bench.record.results import flatten, group_identity
 
     record = run_job(tmp_path, "mode=env_only", "env.num_envs=2", "device=cpu", "schedule.reps=2",
                      "schedule.bench_steps=4", "schedule.warmup=2", "schedule.interleave=env_only")

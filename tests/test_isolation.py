@@ -5,17 +5,17 @@ import importlib
 import os
 import sys
 
-from ppo_bench.isolation import ChildJob
+from ppo_bench.job.isolation import ChildJob
 
 
 def what_the_child_sees(name: str, progress) -> dict:
     return {"value": os.environ.get(name), "cwd": os.getcwd(), "pid": os.getpid(),
-            "preloaded": "ppo_bench.job" in sys.modules, "path": list(sys.path)}
+            "preloaded": "ppo_bench.job.child" in sys.modules, "path": list(sys.path)}
 
 
 def in_child(name: str = "PPO_BENCH_TEST_VALUE") -> dict:
     # imported here, not at the top: the child imports this module's top to find its function
-    job = ChildJob(what_the_child_sees, name, preload=importlib.import_module("ppo_bench.job"))
+    job = ChildJob(what_the_child_sees, name, preload=importlib.import_module("ppo_bench.job.child"))
     job.run(60, lambda stage, steps: stage)
     assert job.error is None, job.error
     return job.result
@@ -24,7 +24,7 @@ def in_child(name: str = "PPO_BENCH_TEST_VALUE") -> dict:
 def test_children_are_fresh_processes_forked_with_the_jobs_code_imported():
     first, second = in_child(), in_child()
     # the job's code (torch, the drivers) came from the server, not from this module's import of it:
-    # the child's function lives here, and the server imported ppo_bench.job by the module given
+    # the child's function lives here, and the server imported ppo_bench.job.child by the module given
     assert first["preloaded"] and second["preloaded"]
     assert len({first["pid"], second["pid"], os.getpid()}) == 3
 
@@ -32,7 +32,7 @@ def test_children_are_fresh_processes_forked_with_the_jobs_code_imported():
 def test_a_child_has_this_process_s_environment_cwd_and_path_as_they_are_now(monkeypatch, tmp_path, caplog):
     assert in_child()["value"] is None
     monkeypatch.setenv("PPO_BENCH_TEST_VALUE", "1")  # after the server started: it must start again
-    with caplog.at_level("INFO", logger="ppo_bench.isolation"):
+    with caplog.at_level("INFO", logger="ppo_bench.job.isolation"):
         assert in_child()["value"] == "1"
     # and says why: a restart pays the server's imports again (a sweep's first job waits for them)
     assert "fork server restarted: the environment (PPO_BENCH_TEST_VALUE) changed" in caplog.text
@@ -61,7 +61,7 @@ import signal  # noqa: E402
 import threading  # noqa: E402
 import time  # noqa: E402
 
-from ppo_bench import isolation  # noqa: E402
+from ppo_bench.job import isolation  # noqa: E402
 
 
 def _server_pid():
@@ -95,7 +95,7 @@ def test_a_fork_server_that_does_not_answer_fails_the_job_within_the_stall_timeo
     server = _server_pid()
     os.kill(server, signal.SIGSTOP)
     try:
-        job = ChildJob(what_the_child_sees, "X", preload=importlib.import_module("ppo_bench.job"))
+        job = ChildJob(what_the_child_sees, "X", preload=importlib.import_module("ppo_bench.job.child"))
         took = run_bounded(job, stall_timeout_s=3)
         assert job.error == ("the fork server did not start the job's process within 3 s (stopped or stuck); "
                              "it is started again for the next job"), job.error
@@ -108,7 +108,7 @@ def test_a_fork_server_that_does_not_answer_fails_the_job_within_the_stall_timeo
 def test_a_fork_server_that_stops_while_a_job_runs_does_not_block_its_end(monkeypatch):
     monkeypatch.setattr(isolation, "EXIT_WAIT_S", 1.0)
     monkeypatch.setattr(isolation, "SERVER_WAIT_S", 1.0, raising=False)
-    job = ChildJob(stop_my_server, preload=importlib.import_module("ppo_bench.job"))
+    job = ChildJob(stop_my_server, preload=importlib.import_module("ppo_bench.job.child"))
     try:
         took = run_bounded(job, stall_timeout_s=30)
         assert job.error is None and job.result["server"] > 0
@@ -132,11 +132,11 @@ def _alive(pid) -> bool:
 
 def _refused_run(where) -> None:
     from conftest import compose_config
-    from ppo_bench import runner
+    from ppo_bench.job import parent
 
     try:
-        runner.run(compose_config("+preset=quick", "env.num_envs=0", tiny=False), where)
-    except runner.Refused:
+        parent.run(compose_config("+preset=quick", "env.num_envs=0", tiny=False), where)
+    except parent.Refused:
         return
     raise AssertionError("env.num_envs=0 was not refused")
 
@@ -144,17 +144,17 @@ def _refused_run(where) -> None:
 def test_the_server_starts_before_the_config_is_checked_and_a_refused_job_leaves_none(tmp_path, monkeypatch):
     """run() starts the fork server first, so that its imports (torch, dynamo) run while the config
     is checked; a refused job stops the server it started, and leaves one that ran before alone."""
-    from ppo_bench import runner
+    from ppo_bench.job import parent
 
     isolation.stop_server()
-    seen, real_check = {}, runner.check
+    seen, real_check = {}, parent.check
 
     def check(cfg, multirun):
         seen["server"] = _server_pid()
         seen["alive"] = _alive(seen["server"])
         return real_check(cfg, multirun)
 
-    monkeypatch.setattr(runner, "check", check)
+    monkeypatch.setattr(parent, "check", check)
     _refused_run(tmp_path / "refused")
     assert seen["alive"], "no fork server was running while the config was checked"
     deadline = time.monotonic() + 10
@@ -177,7 +177,7 @@ def wait_for_ever(progress) -> None:
 
 def test_a_stalled_job_is_killed_and_its_error_names_where_its_main_thread_waited():
     in_child()  # the server is up: the 2 s below are the stall's, not the server's imports
-    job = ChildJob(wait_for_ever, preload=importlib.import_module("ppo_bench.job"))
+    job = ChildJob(wait_for_ever, preload=importlib.import_module("ppo_bench.job.child"))
     took = run_bounded(job, stall_timeout_s=2)
     assert job.result is None and took < 30
     where, _, place = job.error.partition("; ")
@@ -203,7 +203,7 @@ def test_a_stalled_job_s_error_carries_what_its_stall_reports_say():
     """Asked from the child's other thread while the main one waits (as in a CUDA wait: the device
     still busy or not), before its stacks; a report that fails says so and the others still come."""
     in_child()
-    job = ChildJob(wait_with_reports, preload=importlib.import_module("ppo_bench.job"))
+    job = ChildJob(wait_with_reports, preload=importlib.import_module("ppo_bench.job.child"))
     run_bounded(job, stall_timeout_s=2)
     parts = job.error.split("; ")
     assert parts[:2] == ["no progress for 2 s in loop", "the device: acting stream busy"], job.error
@@ -213,7 +213,7 @@ def test_a_stalled_job_s_error_carries_what_its_stall_reports_say():
 
 def test_the_stall_s_place_skips_library_frames_to_the_code_that_called_them():
     """ale-py's recv, in an installed package, called from this project's adapter: both named."""
-    from ppo_bench.stacks import _LIBRARIES, Stacks, where_it_waits
+    from ppo_bench.job.stacks import _LIBRARIES, Stacks, where_it_waits
 
     site = next(p for p in _LIBRARIES if "packages" in p)
     main = "0x00007f0000000001"
@@ -222,12 +222,12 @@ def test_the_stall_s_place_skips_library_frames_to_the_code_that_called_them():
             f"Current thread {main} (most recent call first):\n"
             f'  File "{site}/ale_py/vector_env.py", line 236 in recv\n'
             f'  File "{site}/numpy/core/fromnumeric.py", line 9 in take\n'
-            f'  File "/home/me/ppo_bench/ppo_bench/envs.py", line 90 in recv\n'
-            f'  File "/home/me/ppo_bench/ppo_bench/drivers.py", line 120 in step\n')
+            f'  File "/home/me/ppo_bench/ppo_bench/env/torch_envs.py", line 90 in recv\n'
+            f'  File "/home/me/ppo_bench/ppo_bench/loop/drivers.py", line 120 in step\n')
     assert where_it_waits(Stacks(main, dump)) == ("its main thread was in recv (ale_py/vector_env.py:236), "
-                                                  "called from recv (ppo_bench/envs.py:90)")
+                                                  "called from recv (env/torch_envs.py:90)")
     # the project's own frame innermost: named once
     ours = dump.replace(f'  File "{site}/ale_py/vector_env.py", line 236 in recv\n'
                         f'  File "{site}/numpy/core/fromnumeric.py", line 9 in take\n', "")
-    assert where_it_waits(Stacks(main, ours)) == "its main thread was in recv (ppo_bench/envs.py:90)"
+    assert where_it_waits(Stacks(main, ours)) == "its main thread was in recv (env/torch_envs.py:90)"
     assert where_it_waits(Stacks("0x0000000000000009", dump)) == "its main thread's stack was not in the dump"

@@ -17,9 +17,10 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
-from ppo_bench import placement, results
+from ppo_bench.launch import placement
+from ppo_bench.record import results
 from ppo_bench.collect import collect
-from ppo_bench.results import read_result
+from ppo_bench.record.results import read_result
 from test_collect import T0, row, write
 from test_collect_learning import learn
 from test_sweep import session_processes

@@ -10,10 +10,12 @@ import logging
 import pytest
 
 from conftest import compose_config
-from ppo_bench import job, memory, registry, runner
-from ppo_bench.config import NotApplicable, validate, warnings_for
+from ppo_bench.job import child, parent
+from ppo_bench.env import memory
+from ppo_bench import registry
+from ppo_bench.config.schema import NotApplicable, validate, warnings_for
 from ppo_bench.registry import BACKENDS
-from ppo_bench.results import read_result
+from ppo_bench.record.results import read_result
 from test_runner import run_job
 
 GIB = 2 ** 30
@@ -64,9 +66,9 @@ def test_a_job_beyond_this_machine_s_memory_is_refused_before_anything_is_built(
     def must_not_build(*args, **kwargs):
         raise AssertionError("an environment or model was built for a refused job")
 
-    monkeypatch.setattr(runner, "ChildJob", must_not_build)
+    monkeypatch.setattr(parent, "ChildJob", must_not_build)
     with pytest.raises(ValueError, match=r"env.num_envs=100000000: its emulators need about"):
-        runner.run(compose_config("env.num_envs=100000000"), output_dir=tmp_path)
+        parent.run(compose_config("env.num_envs=100000000"), output_dir=tmp_path)
     record = read_result(tmp_path / "result.json")
     assert record["status"] == "failed" and "at most ~" in record["error"] and "\n" not in record["error"]
 
@@ -81,20 +83,20 @@ def test_a_large_build_logs_a_line_before_and_after(monkeypatch, caplog):
     256 emulators failed on the GPU machine reading stall_timeout_s there)."""
     from omegaconf import OmegaConf
 
-    monkeypatch.setattr(job, "LARGE_BUILD", 2)
-    cfg = OmegaConf.create(runner.identity_of(compose_config("mode=env_only", "env.num_envs=2")).config)
-    with caplog.at_level(logging.INFO, logger="ppo_bench.job"):
-        driver = job.build(cfg, job.resolve_device("cpu"))
+    monkeypatch.setattr(child, "LARGE_BUILD", 2)
+    cfg = OmegaConf.create(parent.identity_of(compose_config("mode=env_only", "env.num_envs=2")).config)
+    with caplog.at_level(logging.INFO, logger="ppo_bench.job.child"):
+        driver = child.build(cfg, child.resolve_device("cpu"))
     driver.close()
-    lines = [r.getMessage() for r in caplog.records if r.name == "ppo_bench.job"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "ppo_bench.job.child"]
     assert len(lines) == 2, lines
     assert lines[0].startswith("building 2 emulators of pong (env.backend=ale): about ")
     assert lines[1].startswith("2 emulators built in ") and " and reset in " in lines[1]
     caplog.clear()
-    monkeypatch.setattr(job, "LARGE_BUILD", 3)
-    with caplog.at_level(logging.INFO, logger="ppo_bench.job"):
-        job.build(cfg, job.resolve_device("cpu")).close()
-    assert not [r for r in caplog.records if r.name == "ppo_bench.job"]
+    monkeypatch.setattr(child, "LARGE_BUILD", 3)
+    with caplog.at_level(logging.INFO, logger="ppo_bench.job.child"):
+        child.build(cfg, child.resolve_device("cpu")).close()
+    assert not [r for r in caplog.records if r.name == "ppo_bench.job.child"]
 
 
 OVERLAP = ["agent.algo=ppo", "agent.runtime=eager", "agent.overlap=true"]

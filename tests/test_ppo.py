@@ -21,14 +21,14 @@ from gymnasium.spaces import Box, Discrete
 from conftest import compose_config
 from test_agent import CPU, move_gaps, needs_cuda, plain_steps
 from test_runner import run_job
-from ppo_bench import runner
-from ppo_bench.agent import make_agent
-from ppo_bench.backends import FRAME_SHAPE
-from ppo_bench.drivers import EnvOnlyDriver, SendRecvDriver, StepDriver, drain
-from ppo_bench.envs import DuplicateEnvError, TorchEnvs
-from ppo_bench.loop import run_loop
-from ppo_bench.results import read_result
-from ppo_bench.rollout import RolloutIndex
+from ppo_bench.job import parent
+from ppo_bench.agent.make import make_agent
+from ppo_bench.env.backends import FRAME_SHAPE
+from ppo_bench.loop.drivers import EnvOnlyDriver, SendRecvDriver, StepDriver, drain
+from ppo_bench.env.torch_envs import DuplicateEnvError, TorchEnvs
+from ppo_bench.loop.run import run_loop
+from ppo_bench.record.results import read_result
+from ppo_bench.agent.algos.rollout import RolloutIndex
 
 
 class ScriptedVectorEnv:
@@ -264,8 +264,8 @@ def test_a_learning_run_stops_at_its_target_when_asked():
     (over a full window), by the same rule as the result's time to target; without it, it runs on."""
     import time
 
-    from ppo_bench.loop import learn
-    from ppo_bench.results import to_target
+    from ppo_bench.loop.run import learn
+    from ppo_bench.record.results import to_target
 
     def run(stop_at, total_env_steps):
         torch.manual_seed(0)
@@ -314,8 +314,8 @@ def test_a_learning_run_stops_at_max_seconds_with_its_curve(tmp_path):
 
 
 def test_a_learning_run_that_fails_keeps_its_curve_so_far(tmp_path, inject):
-    inject("ppo_bench.runtimes:Eager.update:4:raise")
-    with pytest.raises(runner.JobFailed, match="injected fault in Eager.update"):
+    inject("ppo_bench.agent.runtimes:Eager.update:4:raise")
+    with pytest.raises(parent.JobFailed, match="injected fault in Eager.update"):
         run_job(tmp_path, *LEARN, "schedule.total_env_steps=100000")
     record = read_result(tmp_path / "result.json")
     curve = record["learning_so_far"]["curve"]
@@ -515,7 +515,7 @@ def test_a_restart_drops_the_episodes_and_the_rollout_in_progress():
 
 
 def test_a_learning_run_whose_time_runs_out_during_set_up_fails_saying_so(tmp_path):
-    with pytest.raises(runner.JobFailed, match=r"schedule.max_seconds=0.01 ran out during start-up and set-up"):
+    with pytest.raises(parent.JobFailed, match=r"schedule.max_seconds=0.01 ran out during start-up and set-up"):
         run_job(tmp_path, *LEARN, "schedule.total_env_steps=1000", "schedule.max_seconds=0.01")
     record = read_result(tmp_path / "result.json")
     assert record["status"] == "failed" and "nothing was measured" in record["error"]
@@ -625,7 +625,7 @@ def test_with_overlap_the_rollout_being_trained_on_is_never_overwritten():
     (["agent.algo=ppo", "agent.runtime=compiled"], "agent.overlap=true: agent.runtime=compiled does not run"),
 ])
 def test_overlap_where_it_cannot_be_is_refused_in_one_line(overrides, message):
-    from ppo_bench.config import NotApplicable, validate
+    from ppo_bench.config.schema import NotApplicable, validate
 
     with pytest.raises(NotApplicable, match=re.escape(message)) as info:
         validate(compose_config("agent.overlap=true", *overrides))
@@ -641,7 +641,7 @@ def test_a_learning_job_with_overlap_runs_and_records_it(tmp_path):
 # --- agent.normalize_obs: frames standardised by the statistics of the frames trained on --------
 
 def test_frame_statistics_merged_batch_by_batch_are_those_of_all_the_weighted_frames():
-    from ppo_bench.networks import FrameNorm
+    from ppo_bench.agent.networks import FrameNorm
 
     gen = np.random.default_rng(0)
     norm = FrameNorm((2, 3, 3))
@@ -698,7 +698,7 @@ def test_with_normalize_obs_the_network_reads_frames_standardised_by_those_it_tr
 
 
 def test_normalize_obs_where_nothing_trains_on_the_frames_is_refused_in_one_line():
-    from ppo_bench.config import NotApplicable, validate
+    from ppo_bench.config.schema import NotApplicable, validate
 
     message = "agent.normalize_obs=true: agent.algo=reference does not train on its frames; allowed with agent.algo=ppo"
     with pytest.raises(NotApplicable, match=re.escape(message)) as info:
@@ -789,7 +789,7 @@ def test_with_overlap_the_update_clips_around_the_parameters_it_starts_from_not_
      "agent.clip_around=update_start: agent.algo=reference clips nothing; allowed with agent.algo=ppo"),
 ])
 def test_clip_around_out_of_its_values_or_where_nothing_clips_is_refused_in_one_line(overrides, message):
-    from ppo_bench.config import validate
+    from ppo_bench.config.schema import validate
 
     with pytest.raises(ValueError, match=re.escape(message)) as info:
         validate(compose_config(*overrides))

@@ -8,10 +8,10 @@ import pytest
 
 from conftest import compose_config
 from toy_backend import LENGTH, SHAPE
-from ppo_bench import runner
-from ppo_bench.config import validate
+from ppo_bench.job import parent
+from ppo_bench.config.schema import validate
 from ppo_bench.registry import BACKENDS, MODES, RUNTIMES, Backend, Mode
-from ppo_bench.results import read_result
+from ppo_bench.record.results import read_result
 
 
 @pytest.fixture
@@ -27,7 +27,7 @@ def toy_backend():
 def test_a_backend_added_to_the_registry_runs_a_job(tmp_path, toy_backend, mode):
     """The job runs in its own process: the entry travels with it, and the agent is built for the toy
     env's frames (2 x 40 x 40), which are not ale-py's."""
-    record = runner.run(compose_config("env.backend=toy", f"mode={mode}", "env.num_envs=4"), output_dir=tmp_path)
+    record = parent.run(compose_config("env.backend=toy", f"mode={mode}", "env.num_envs=4"), output_dir=tmp_path)
     assert record == read_result(tmp_path / "result.json")
     assert record["status"] == "ok" and record["backend"] == "toy", record["error"]
     if MODES[mode].emulators:  # the toy's batches come back in a fixed rotation: every env steps alike
@@ -37,7 +37,7 @@ def test_a_backend_added_to_the_registry_runs_a_job(tmp_path, toy_backend, mode)
 
 
 def test_a_learning_run_on_an_added_backend_learns_from_its_rewards(tmp_path, toy_backend):
-    record = runner.run(compose_config("env.backend=toy", "schedule=learn", "agent.algo=ppo", "mode=async",
+    record = parent.run(compose_config("env.backend=toy", "schedule=learn", "agent.algo=ppo", "mode=async",
                                        "env.num_envs=4", "mode.groups=2", "agent.num_steps=8",
                                        "agent.num_minibatches=2", "schedule.total_env_steps=200"),
                         output_dir=tmp_path)
@@ -56,7 +56,7 @@ def test_a_name_not_in_the_registry_is_refused_naming_what_is_there(toy_backend)
 def test_an_added_mode_or_runtime_is_read_by_validation():
     """What an entry says is what validation allows: a grouped toy mode takes groups, a CUDA runtime
     is refused on a machine without one (here, or named device=cpu)."""
-    MODES.add(Mode("toy_loop", "ppo_bench.drivers:SendRecvDriver", groups=True, chart="toyRaw"))
+    MODES.add(Mode("toy_loop", "ppo_bench.loop.drivers:SendRecvDriver", groups=True, chart="toyRaw"))
     try:
         cfg = compose_config("mode.name=toy_loop", "mode.groups=2", "env.num_envs=4")
         validate(cfg)
@@ -84,7 +84,7 @@ def test_a_learning_run_survives_a_repeated_env_and_says_so(tmp_path, toy_backen
     """The vector env returns one env twice in a batch (ale-py 0.12.1 on a starved machine): the run
     builds a new one, drops the episodes in progress, goes on to its env steps and records the event."""
     monkeypatch.setenv("TOY_REPEAT_AT", "30")
-    record = runner.run(compose_config(*LEARN_ON_TOY), output_dir=tmp_path)
+    record = parent.run(compose_config(*LEARN_ON_TOY), output_dir=tmp_path)
     assert record["status"] == "ok", record["error"]
     (fault,) = record["faults"]
     assert re.search(r"returned env \d more than once in one batch of 2 of 4 envs", fault["error"])
@@ -98,7 +98,7 @@ def test_a_learning_run_survives_a_repeated_env_and_says_so(tmp_path, toy_backen
 def test_a_timed_repetition_that_meets_it_is_dropped_and_run_again_once(tmp_path, toy_backend, monkeypatch):
     # recv calls: 5 in the 3 warm-up loop steps, then 16 a repetition of 8: the 30th is in the second
     monkeypatch.setenv("TOY_REPEAT_AT", "30")
-    record = runner.run(compose_config("env.backend=toy", "mode=async", "env.num_envs=4", "schedule.reps=3"),
+    record = parent.run(compose_config("env.backend=toy", "mode=async", "env.num_envs=4", "schedule.reps=3"),
                         output_dir=tmp_path)
     assert record["status"] == "ok", record["error"]
     assert [f["rep"] for f in record["faults"]] == [1]
@@ -109,7 +109,7 @@ def test_a_timed_repetition_that_meets_it_is_dropped_and_run_again_once(tmp_path
 
 def test_the_same_repetition_failing_twice_ends_the_job(tmp_path, toy_backend, monkeypatch):
     monkeypatch.setenv("TOY_REPEAT_AT", "30,33")  # the rerun of the second repetition meets it too
-    with pytest.raises(runner.JobFailed, match="more than once in one batch"):
-        runner.run(compose_config("env.backend=toy", "mode=async", "env.num_envs=4", "schedule.reps=3"),
+    with pytest.raises(parent.JobFailed, match="more than once in one batch"):
+        parent.run(compose_config("env.backend=toy", "mode=async", "env.num_envs=4", "schedule.reps=3"),
                    output_dir=tmp_path)
     assert read_result(tmp_path / "result.json")["status"] == "failed"

@@ -10,15 +10,15 @@ import torch
 from scipy import stats as sps
 
 from conftest import compose_config
-from ppo_bench import runner
-from ppo_bench.results import read_result
-from ppo_bench.runtimes import compiled_graphs
+from ppo_bench.job import parent
+from ppo_bench.record.results import read_result
+from ppo_bench.agent.runtimes import compiled_graphs
 
 CPU = torch.device("cpu")
 
 
 def run_job(tmp_path, *overrides):
-    record = runner.run(compose_config(*overrides), output_dir=tmp_path)
+    record = parent.run(compose_config(*overrides), output_dir=tmp_path)
     assert read_result(tmp_path / "result.json") == record
     return record
 
@@ -85,7 +85,7 @@ def test_a_job_that_waited_for_the_projects_imports_says_when_they_ran_and_what_
     """The first job after the fork server stopped waits for its imports, and says when they began
     and what they took (within its forked_s); the next job, forked from the same server, waited for
     none and says so (None)."""
-    from ppo_bench import isolation
+    from ppo_bench.job import isolation
 
     isolation.stop_server()
     quick = ("mode=env_only", "env.num_envs=1", "schedule.reps=1", "schedule.bench_steps=4", "schedule.warmup=1")
@@ -141,12 +141,12 @@ def test_resume_skips_an_ok_job_and_reruns_a_changed_one(tmp_path, monkeypatch):
     def must_not_build(*args, **kwargs):
         raise AssertionError("resume rebuilt a finished job")
 
-    monkeypatch.setattr(runner, "ChildJob", must_not_build)
-    again = runner.run(compose_config("resume=true"), output_dir=tmp_path)
+    monkeypatch.setattr(parent, "ChildJob", must_not_build)
+    again = parent.run(compose_config("resume=true"), output_dir=tmp_path)
     assert again == first and (tmp_path / "result.json").read_bytes() == stamp
     # Same folder, different schedule: the earlier result is not this job's; set aside, it runs.
     with pytest.raises(AssertionError, match="resume rebuilt"):
-        runner.run(compose_config("resume=true", "set_aside=true", "schedule.reps=3"), output_dir=tmp_path)
+        parent.run(compose_config("resume=true", "set_aside=true", "schedule.reps=3"), output_dir=tmp_path)
 
 
 @pytest.mark.slow
@@ -164,7 +164,7 @@ def test_every_job_of_a_sweep_really_compiles_in_its_own_process(tmp_path):
 def test_the_provenance_says_whether_the_cpus_are_virtual_and_how_they_idle(monkeypatch):
     """The wake-up of a halted vCPU is part of every 1- and 8-env loop step on a KVM guest with no
     cpuidle driver: the record says which kind of machine it came from."""
-    from ppo_bench import provenance
+    from ppo_bench.record import provenance
 
     files = {"/proc/cpuinfo": "processor\t: 0\nmodel name\t: Xeon X\nflags\t\t: fpu hypervisor avx2\n\n"
                               "processor\t: 1\nmodel name\t: Xeon X\nflags\t\t: fpu hypervisor avx2\n",

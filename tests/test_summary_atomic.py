@@ -95,7 +95,7 @@ import subprocess  # noqa: E402
 import sys  # noqa: E402
 
 from conftest import ROOT, fault_env  # noqa: E402
-from ppo_bench import sweep  # noqa: E402
+from ppo_bench.launch import sweep  # noqa: E402
 
 
 def test_ctrl_c_while_a_sweep_collects_itself_keeps_the_summary_and_says_so(tmp_path, monkeypatch, capsys, earlier):
@@ -136,7 +136,7 @@ def test_ctrl_c_after_the_last_job_stops_the_summary_alone_in_one_line(tmp_path)
 
 @pytest.mark.slow
 def test_a_second_ctrl_c_during_the_summary_of_a_stopped_sweep_is_one_line_more(tmp_path):
-    code, text = sweep_stopped(tmp_path, "ppo_bench.runner:_log_outcome:1:sigint",  # the job's end
+    code, text = sweep_stopped(tmp_path, "ppo_bench.job.parent:_log_outcome:1:sigint",  # the job's end
                                "ppo_bench.collect.html:write:1:sigint")              # then, at exit, the summary's
     assert code == 130
     lines = text.splitlines()

@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 from conftest import ROOT, compose_config, fault_env
-from ppo_bench.results import read_result
+from ppo_bench.record.results import read_result
 
 pytestmark = pytest.mark.slow
 
@@ -101,7 +101,7 @@ def test_a_stalled_job_is_killed_and_recorded_and_the_sweep_goes_on(tmp_path):
     # sendrecv's third recv (its second timed loop step; warm-up is 2) never returns, as ale-py's
     # can (ALE #641); step never calls recv.
     out = sweep(tmp_path, "env.num_envs=2", "mode=sendrecv,step", "stall_timeout_s=10", *TINY,
-                env={**os.environ, **fault_env("ppo_bench.envs:TorchEnvs.recv:3:hang")})
+                env={**os.environ, **fault_env("ppo_bench.env.torch_envs:TorchEnvs.recv:3:hang")})
     assert out.returncode != 0
     got = results_in(tmp_path)
     assert got[(2, "step")]["status"] == "ok"
@@ -111,7 +111,7 @@ def test_a_stalled_job_is_killed_and_recorded_and_the_sweep_goes_on(tmp_path):
     assert where == "no progress for 10 s in repetition 1 of 2 after 1 of 8 loop steps"
     # where the job's thread waited: the injected hang's wait, and the frame of the injection that called it
     assert place.startswith("its main thread was in wait (") and ", called from faulty (fault_injection/" in place
-    assert 'ppo_bench/drivers.py", line' in stalled["traceback"]  # every frame, down from the driver's step
+    assert 'ppo_bench/loop/drivers.py", line' in stalled["traceback"]  # every frame, down from the driver's step
     assert "no progress for 10 s" in (tmp_path / "summary" / "table.md").read_text()
 
 
@@ -249,7 +249,7 @@ def test_the_slurm_preset_asks_for_whole_nodes():
 
 
 def test_job_folder_names_are_one_component_distinct_and_stable():
-    from ppo_bench.sweep import MAX_NAME_BYTES, job_dir_name
+    from ppo_bench.launch.sweep import MAX_NAME_BYTES, job_dir_name
 
     assert job_dir_name("env.num_envs=8,mode=step") == "env.num_envs=8,mode=step"  # short names stay readable
     assert job_dir_name("env.game=../../x") == "env.game=..%2F..%2Fx"

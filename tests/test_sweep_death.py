@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
-from ppo_bench import placement
-from ppo_bench.sweep import LOCK, SweepLocked, take_lock
+from ppo_bench.launch import placement
+from ppo_bench.launch.sweep import LOCK, SweepLocked, take_lock
 from test_sweep import session_processes
 
 TINY = ["device=cpu", "+preset=quick", "schedule.reps=2000", "schedule.bench_steps=8", "schedule.warmup=2",

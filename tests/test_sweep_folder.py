@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from conftest import compose_config
-from ppo_bench import results, runner
-from ppo_bench.results import read_result
+from ppo_bench.record import results
+from ppo_bench.job import parent
+from ppo_bench.record.results import read_result
 from test_sweep import TINY, sweep
 
 GRID = ["env.num_envs=1", "mode=async", "seed=0,1", *TINY]  # two jobs, skipped (groups=2 > 1 env): nothing built
@@ -82,7 +83,7 @@ def test_set_aside_moves_the_earlier_records_and_summary_and_runs_every_job_agai
 @pytest.fixture(scope="module")
 def ok_record(tmp_path_factory) -> bytes:
     folder = tmp_path_factory.mktemp("ok")
-    record = runner.run(compose_config(), output_dir=folder)
+    record = parent.run(compose_config(), output_dir=folder)
     assert record["status"] == "ok"
     return (folder / "result.json").read_bytes()
 
@@ -100,7 +101,7 @@ def nothing_built(monkeypatch):
     def must_not_build(*args, **kwargs):
         raise AssertionError("a job process was started")
 
-    monkeypatch.setattr(runner, "ChildJob", must_not_build)
+    monkeypatch.setattr(parent, "ChildJob", must_not_build)
 
 
 KEPT = {  # a run into a folder with an ok record: its overrides, and the way on its line names first
@@ -115,8 +116,8 @@ def test_an_ok_record_of_another_run_is_kept_and_the_job_refused(job_with_record
                                                                   caplog):
     overrides, way = KEPT[case]
     path = job_with_record / "result.json"
-    with pytest.raises(runner.JobFailed) as info:
-        runner.run(compose_config(*overrides), output_dir=job_with_record)
+    with pytest.raises(parent.JobFailed) as info:
+        parent.run(compose_config(*overrides), output_dir=job_with_record)
     message = str(info.value)
     assert "\n" not in message and message.startswith(f"{path} holds an ok record of {way}"), message
     assert path.read_bytes() == ok_record  # not replaced, not even by a failed record
@@ -126,11 +127,11 @@ def test_an_ok_record_of_another_run_is_kept_and_the_job_refused(job_with_record
 
 def test_resume_with_set_aside_moves_only_a_record_of_another_config(job_with_record, ok_record, nothing_built):
     path = job_with_record / "result.json"
-    same = runner.run(compose_config("resume=true", "set_aside=true"), output_dir=job_with_record)
+    same = parent.run(compose_config("resume=true", "set_aside=true"), output_dir=job_with_record)
     assert path.read_bytes() == ok_record and same == read_result(path)  # the same job: skipped, kept
     assert not (job_with_record.parent / "set_aside").exists()
     with pytest.raises(AssertionError, match="a job process was started"):  # moved aside, then the job runs
-        runner.run(compose_config("resume=true", "set_aside=true", "schedule.reps=3"), output_dir=job_with_record)
+        parent.run(compose_config("resume=true", "set_aside=true", "schedule.reps=3"), output_dir=job_with_record)
     [aside] = list((job_with_record.parent / "set_aside").iterdir())
     assert (aside / "job" / "result.json").read_bytes() == ok_record
 
@@ -143,8 +144,8 @@ def test_success_is_logged_only_once_the_record_is_on_disk(tmp_path, monkeypatch
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(results, "write_atomic", disk_full)
-    with pytest.raises(runner.JobFailed, match="its record could not be written"):
-        runner.run(compose_config(), output_dir=tmp_path)
+    with pytest.raises(parent.JobFailed, match="its record could not be written"):
+        parent.run(compose_config(), output_dir=tmp_path)
     assert results.UNIT not in caplog.text and " -> " not in caplog.text, caplog.text
     failed = [r.getMessage() for r in caplog.records if "FAILED" in r.getMessage()]
     assert len(failed) == 1 and "its record could not be written" in failed[0] and "No space left" in failed[0]

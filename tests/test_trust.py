@@ -9,8 +9,9 @@ import math
 import pytest
 
 from conftest import compose_config
-from ppo_bench import results, runner
-from ppo_bench.results import BadResult, read_result
+from ppo_bench.record import results
+from ppo_bench.job import parent
+from ppo_bench.record.results import BadResult, read_result
 
 
 @pytest.fixture
@@ -18,11 +19,11 @@ def nothing_built(monkeypatch):
     def must_not_build(*args, **kwargs):
         raise AssertionError("a job process was started for a refused job")
 
-    monkeypatch.setattr(runner, "ChildJob", must_not_build, raising=False)
+    monkeypatch.setattr(parent, "ChildJob", must_not_build, raising=False)
 
 
 def a_record() -> dict:
-    identity = runner.identity_of(compose_config())
+    identity = parent.identity_of(compose_config())
     record = results.new_record(identity, [], None, "/tmp/x", 0.0)
     record["provenance"] = {"host": "h", "gpu": None, "cpu_count": 2}
     return record
@@ -72,8 +73,8 @@ def test_a_non_finite_value_is_refused_before_anything_is_built_and_recorded(tmp
                                                                             value, allowed):
     cfg = compose_config("agent.algo=ppo", "schedule=learn", "schedule.total_env_steps=64", f"{key}={value}")
     message = f"ValueError: {key}={value}: must be a finite number {allowed}"
-    with pytest.raises(runner.Refused) as info:
-        runner.run(cfg, output_dir=tmp_path)
+    with pytest.raises(parent.Refused) as info:
+        parent.run(cfg, output_dir=tmp_path)
     assert str(info.value) == message
     record = read_result(tmp_path / "result.json")
     assert (record["status"], record["error"]) == ("failed", message)
@@ -88,12 +89,12 @@ def test_a_non_finite_value_is_refused_before_anything_is_built_and_recorded(tmp
 def test_a_record_that_cannot_be_written_fails_the_job_in_one_line(tmp_path, nothing_built, caplog):
     (tmp_path / "result.json").mkdir()  # root writes anywhere: a folder in the file's place stops it
     cfg = compose_config("hydra.mode=MULTIRUN", "mode=async", "env.num_envs=1")  # skipped: nothing built
-    with pytest.raises(runner.JobFailed) as info:
-        runner.run(cfg, output_dir=tmp_path)
+    with pytest.raises(parent.JobFailed) as info:
+        parent.run(cfg, output_dir=tmp_path)
     assert str(info.value).startswith(f"its record could not be written to {tmp_path / 'result.json'}: ")
     assert "IsADirectoryError" in str(info.value) and "\n" not in str(info.value)
-    with pytest.raises(runner.Refused, match="env.num_envs=0"):  # a refusal stays the refusal, and is logged
-        runner.run(compose_config("env.num_envs=0"), output_dir=tmp_path)
+    with pytest.raises(parent.Refused, match="env.num_envs=0"):  # a refusal stays the refusal, and is logged
+        parent.run(compose_config("env.num_envs=0"), output_dir=tmp_path)
     assert "record could not be written" in caplog.text
 
 
@@ -148,7 +149,7 @@ def test_a_job_folder_that_cannot_be_made_fails_that_job_not_the_sweep(tmp_path)
 
 # ---------------------------------------------------------------- a record's figures agree with each other
 
-from ppo_bench import stats  # noqa: E402
+from ppo_bench.record import stats  # noqa: E402
 
 DOCS_RESULTS = ROOT / "docs" / "results"
 
@@ -197,11 +198,11 @@ def test_a_record_whose_figures_disagree_is_refused_saying_why(tmp_path, edit):
 def test_resume_runs_again_a_job_whose_record_disagrees_with_itself(tmp_path, nothing_built, caplog):
     record = measured_record()
     results.write_atomic(tmp_path / "result.json", record)
-    assert runner.run(compose_config("resume=true"), output_dir=tmp_path) == record  # consistent: skipped
+    assert parent.run(compose_config("resume=true"), output_dir=tmp_path) == record  # consistent: skipped
     _reps(record["throughput"])
     results.write_atomic(tmp_path / "result.json", record)
     with pytest.raises(AssertionError, match="a job process was started"):
-        runner.run(compose_config("resume=true"), output_dir=tmp_path)
+        parent.run(compose_config("resume=true"), output_dir=tmp_path)
     assert "throughput.reps[0]: 1e+06 env-steps/s, but 16 env steps in 1.5 s make" in caplog.text
 
 

@@ -1,4 +1,4 @@
-"""Hydra's handle on `hydra/launcher=node` (conf/hydra/launcher/node.yaml): the work is in ppo_bench.node.
+"""Hydra's handle on `hydra/launcher=node` (conf/hydra/launcher/node.yaml): the work is in ppo_bench.launch.node.
 
 Hydra instantiates launchers only from the `hydra_plugins` package and imports every module in it
 at each start, so this one imports nothing beyond Hydra: joblib, an optional extra, is imported
@@ -21,6 +21,6 @@ class NodeLauncher(Launcher):
         self.config, self.task_function, self.hydra_context = config, task_function, hydra_context
 
     def launch(self, job_overrides: Sequence[Sequence[str]], initial_job_idx: int) -> Sequence[Any]:
-        from ppo_bench import node
+        from ppo_bench.launch import node
 
         return node.launch(self, job_overrides, initial_job_idx)

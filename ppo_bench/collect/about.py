@@ -15,7 +15,7 @@ from __future__ import annotations
 import html
 from collections import Counter
 
-from ..registry import BACKENDS
+from ppo_bench.registry import BACKENDS
 from .load import Collection
 
 LISTED = 4  # distinct values shown per provenance field; the rest are counted

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .. import stats
+from ppo_bench.record import stats
 from . import throughput
 from .common import ratio_cell
 from .load import BASELINE_COLUMNS, CollectError, Collection, load_jobs, read_table

@@ -41,8 +41,8 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 
-from .. import stats
-from ..registry import MODES
+from ppo_bench.record import stats
+from ppo_bench.registry import MODES
 from .common import bounded, interval, marks, marks_legend, md_table, mode_order, paired, probes, ratio_cell
 from .limits import INTERLEAVED_KEY, loop_rounds, per_job_cells, probe_means, probe_rounds
 from .load import Collection

@@ -17,8 +17,8 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
-from .. import stats
-from ..registry import MODES
+from ppo_bench.record import stats
+from ppo_bench.registry import MODES
 
 MAX_LISTED = 20  # lines of a warning list in table.md; the rest is counted
 WIDE = 4.0  # a ratio's interval whose upper bound is over 4 times its lower: known to a factor of 2 either way

@@ -21,7 +21,7 @@ import json
 
 import pandas as pd
 
-from ..registry import MODES
+from ppo_bench.registry import MODES
 from . import palette, side_by_side, view
 from .chart import (Chart, Legend, Panel, error, layout, log_axis, nums, one_line, ratio_axis, rows_of, scatter,
                     x_axis)

@@ -21,7 +21,7 @@ import json
 import numpy as np
 import pandas as pd
 
-from ..registry import MODES
+from ppo_bench.registry import MODES
 from . import palette, view
 from .curves import aggregate_name
 

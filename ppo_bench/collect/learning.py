@@ -41,7 +41,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .. import results
+from ppo_bench.record import results
 from .common import bounded, md_table, mode_order, sort_modes, to_json
 from .equal_steps import TRIM, across_seeds, curve_on, pairs, reach
 from .equal_steps import markdown as equal_steps_markdown

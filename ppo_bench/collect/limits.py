@@ -37,8 +37,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .. import stats
-from ..registry import MODES
+from ppo_bench.record import stats
+from ppo_bench.registry import MODES
 from .common import (ROUND, bounded, decimals, interval, marks, marks_legend, md_table, mode_order, paired, pooled,
                      pooled_mean, probes, ratio_cell)
 from .load import Collection

@@ -35,8 +35,8 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
-from .. import results
-from ..record_checks import why_unreadable
+from ppo_bench.record import results
+from ppo_bench.record.checks import why_unreadable
 from .sources import KILLED, Found, launched, walk
 
 SINGLE_GROUP = "all"

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import zlib
 
-from ..registry import BACKENDS, MODES, RUNTIMES
+from ppo_bench.registry import BACKENDS, MODES, RUNTIMES
 
 # step, sendrecv, async, env_only, agent_only (Okabe-Ito blue, orange, green; grey; reddish purple)
 MODE_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#7F7F7F", "#CC79A7")

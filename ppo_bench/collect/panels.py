@@ -17,7 +17,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from ..registry import ALGOS
+from ppo_bench.registry import ALGOS
 
 SCHEDULE = "schedule."
 NETWORKS = {"nature_cnn": "Nature-CNN", "impala_cnn": "IMPALA-CNN"}

@@ -1,7 +1,7 @@
 """Where the loop step's time goes: the phase clocks of profiled jobs, averaged over rounds.
 
 Jobs run with `schedule.profile=true` carry the ms per loop step of each phase (see
-ppo_bench.phases); per group x mode x num_envs their mean over the jobs (rounds) is one row
+ppo_bench.loop.phases); per group x mode x num_envs their mean over the jobs (rounds) is one row
 of phases.csv and of a section of table.md. Without profiled jobs there is neither.
 """
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..phases import PHASES
+from ppo_bench.loop.phases import PHASES
 from .common import md_table, sort_modes
 from .load import Collection
 

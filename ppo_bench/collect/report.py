@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 from typing import Optional
 
-from ..signals import signals_deferred
+from ppo_bench.signals import signals_deferred
 from . import baseline, bounds, html, integrity, learning, limits, measured, phases, side_by_side, throughput
 from .common import can_plot
 from .load import CollectError, Collection, load_jobs

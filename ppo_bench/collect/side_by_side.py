@@ -21,8 +21,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .. import results, stats
-from ..registry import BACKENDS, MODES, RUNTIMES
+from ppo_bench.record import results, stats
+from ppo_bench.registry import BACKENDS, MODES, RUNTIMES
 from . import throughput
 from .common import (camel, decimals, interval, marks_legend, md_table, mode_order, paired, pooled, pooled_mean,
                      probes, ratio_cell, round_ratios, sort_modes)

@@ -26,12 +26,12 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Optional, Union
 
-from .. import results
-from ..record_checks import why_unreadable
+from ppo_bench.record import results
+from ppo_bench.record.checks import why_unreadable
 
 ARCHIVES = (".tar.gz", ".tgz", ".tar.xz")
 RUN_MARKERS = (".hydra", "run.log")  # what a job of run.py leaves in its folder besides result.json
-JOBS = ".jobs.jsonl"  # in a sweep folder: a line per job as it starts and as it ends (ppo_bench.cli.note_job)
+JOBS = ".jobs.jsonl"  # in a sweep folder: a line per job as it starts and as it ends (ppo_bench.launch.cli.note_job)
 MULTIRUN = "multirun.yaml"  # in a sweep folder: Hydra's record of the sweep, its command among it
 SET_ASIDE = "set_aside"  # a sweep's earlier results, moved out of the way (sweep.set_aside): not read
 KILLED = "killed, or still running"

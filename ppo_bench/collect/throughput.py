@@ -30,8 +30,8 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
-from .. import results, stats
-from ..registry import MODES
+from ppo_bench.record import results, stats
+from ppo_bench.registry import MODES
 from . import bounds, limits, measured
 from .common import (bounded, camel, decimals, interval, marks_legend, md_table, mode_order, paired, pooled,
                      probes, ratio_cell, round_ratios, sort_modes, to_json)

@@ -21,7 +21,7 @@ import json
 import numpy as np
 import pandas as pd
 
-from .. import stats
+from ppo_bench.record import stats
 from . import palette, panels
 from .common import mode_order, probes
 

@@ -51,9 +51,9 @@ from contextlib import suppress
 from types import ModuleType
 from typing import Any, Callable, Optional
 
-from . import signals
-from .signals import one_line, sigint_ignored
-from .stacks import WAIT_S, StackFile, listen, where_it_waits
+from ppo_bench import signals
+from ppo_bench.signals import one_line, sigint_ignored
+from ppo_bench.job.stacks import WAIT_S, StackFile, listen, where_it_waits
 
 STAGES = ("start-up", "setup", "loop", "closing")
 POLL_S = 0.5

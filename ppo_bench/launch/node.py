@@ -52,9 +52,9 @@ import time
 from pathlib import Path
 from typing import Any, Iterator, Optional, Sequence
 
-from . import cli, placement, sweep
-from .signals import HANDLED, Terminated, raise_on_sigterm
-from .runner import JobFailed
+from ppo_bench.launch import cli, placement, sweep
+from ppo_bench.signals import HANDLED, Terminated, raise_on_sigterm
+from ppo_bench.job.parent import JobFailed
 
 log = logging.getLogger(__name__)
 

@@ -36,9 +36,10 @@ from hydra.types import RunMode
 from omegaconf import DictConfig
 from omegaconf.errors import ConfigAttributeError, ConfigKeyError
 
-from . import keys, sweep
-from .signals import HANDLED, Terminated, one_line, raise_on_sigterm
-from .runner import JobFailed, Kept, run
+from ppo_bench.config import keys
+from ppo_bench.launch import sweep
+from ppo_bench.signals import HANDLED, Terminated, one_line, raise_on_sigterm
+from ppo_bench.job.parent import JobFailed, Kept, run
 
 
 JOBS = sweep.JOB_NOTES

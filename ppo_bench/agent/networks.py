@@ -10,7 +10,7 @@ from __future__ import annotations
 import torch
 import torch.nn as nn
 
-from .registry import NETWORKS
+from ppo_bench.registry import NETWORKS
 
 
 def _conv_out(size: int, kernel: int, stride: int, padding: int = 0) -> int:

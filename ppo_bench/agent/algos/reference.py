@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from . import Algorithm, Spec
+from ppo_bench.agent.algos import Algorithm, Spec
 
 
 @dataclass

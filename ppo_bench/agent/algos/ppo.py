@@ -22,9 +22,9 @@ import numpy as np
 import torch
 import torch.nn as nn
 
-from ..episodes import EpisodeTracker, gae
-from ..rollout import RolloutIndex
-from . import Algorithm, Spec
+from ppo_bench.agent.algos.episodes import EpisodeTracker, gae
+from ppo_bench.agent.algos.rollout import RolloutIndex
+from ppo_bench.agent.algos import Algorithm, Spec
 
 
 @dataclass

@@ -12,8 +12,8 @@ from typing import Any, Optional
 
 import torch
 
-from .algos import Spec
-from .registry import ALGOS, RUNTIMES
+from ppo_bench.agent.algos import Spec
+from ppo_bench.registry import ALGOS, RUNTIMES
 
 
 def total_updates(cfg: Any) -> Optional[int]:

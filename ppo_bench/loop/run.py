@@ -26,9 +26,9 @@ from typing import Any, Callable, Optional
 import numpy as np
 import torch
 
-from .drivers import drain
-from .phases import PhaseClock
-from .results import CURVE_KEYS, to_target
+from ppo_bench.loop.drivers import drain
+from ppo_bench.loop.phases import PhaseClock
+from ppo_bench.record.results import CURVE_KEYS, to_target
 
 
 def run_loop(driver: Any, until: Callable[[int], bool], first: int = 0,

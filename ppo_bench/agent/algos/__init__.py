@@ -29,7 +29,7 @@ from typing import Any, Optional
 import numpy as np
 import torch
 
-from ..networks import ActorCritic
+from ppo_bench.agent.networks import ActorCritic
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Optional
 
-from .registry import BACKENDS
+from ppo_bench.registry import BACKENDS
 
 
 def _run(cmd: list[str]) -> Optional[str]:

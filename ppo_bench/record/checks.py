@@ -47,7 +47,7 @@ def disagreement(throughput: dict) -> Optional[str]:
     """What in a record's `throughput` disagrees with the rest of it (None: nothing): each rep against
     its env steps over its seconds, the mean and the ci95 against the reps. Its reps and seconds are
     lists of numbers (results checks the types first)."""
-    from .stats import t_half_width  # scipy: imported when a record is read, not with the runner
+    from ppo_bench.record.stats import t_half_width  # scipy: imported when a record is read, not with the runner
 
     reps, seconds = throughput.get("reps") or [], throughput.get("seconds")
     steps = throughput.get("env_steps_per_rep")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from . import placement
+from ppo_bench.launch import placement
 
 MEMINFO = "/proc/meminfo"
 MIB = 2 ** 20

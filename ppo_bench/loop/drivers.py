@@ -38,8 +38,8 @@ from typing import Any, Optional
 import numpy as np
 import torch
 
-from .backends import VectorEnv
-from .envs import TorchEnvs, Upload
+from ppo_bench.env.backends import VectorEnv
+from ppo_bench.env.torch_envs import TorchEnvs, Upload
 
 
 class _LoopDriver:

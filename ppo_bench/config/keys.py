@@ -13,7 +13,7 @@ import difflib
 import typing
 from typing import Any
 
-from .config import Config
+from ppo_bench.config.schema import Config
 
 ALLOWED_EXTRA = ("hydra", "preset")
 """Top-level keys that are not the schema's but legitimate: Hydra's own node, and the

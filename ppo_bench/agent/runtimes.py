@@ -36,7 +36,7 @@ import torch
 # torch.optim imports dynamo anyway (3.8 s on the H200), so it stays in the fork server's preload
 from torch._dynamo.utils import counters
 
-from .algos import Algorithm
+from ppo_bench.agent.algos import Algorithm
 
 
 def compiled_graphs() -> int:

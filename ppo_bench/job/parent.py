@@ -35,14 +35,16 @@ from typing import Any, Callable, Optional
 from hydra.errors import CompactHydraException
 from omegaconf import DictConfig, OmegaConf
 
-from . import placement, provenance, registry, results, sweep
-from .config import NotApplicable, validate, warnings_for
-from .isolation import ChildJob, start_server, stop_server
-from .signals import one_line, signals_deferred, sigterm_raises
-from .keys import unknown_key_message, unknown_keys
+from ppo_bench.launch import placement, sweep
+from ppo_bench.record import provenance, results
+from ppo_bench import registry
+from ppo_bench.config.schema import NotApplicable, validate, warnings_for
+from ppo_bench.job.isolation import ChildJob, start_server, stop_server
+from ppo_bench.signals import one_line, signals_deferred, sigterm_raises
+from ppo_bench.config.keys import unknown_key_message, unknown_keys
 
 log = logging.getLogger(__name__)
-JOB = "ppo_bench.job:measure_job"  # the child's half, by name: here torch is only asked about CUDA (validate)
+JOB = "ppo_bench.job.child:measure_job"  # the child's half, by name: here torch is only asked about CUDA (validate)
 
 
 class JobFailed(CompactHydraException):

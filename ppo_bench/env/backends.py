@@ -86,8 +86,8 @@ from typing import Any, Protocol
 import numpy as np
 from gymnasium.spaces import Box, Discrete
 
-from . import placement
-from .registry import BACKENDS
+from ppo_bench.launch import placement
+from ppo_bench.registry import BACKENDS
 
 MAX_EPISODE_FRAMES = 108_000
 NOOP_MAX = 30

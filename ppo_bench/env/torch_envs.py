@@ -33,7 +33,7 @@ from typing import Any, Callable, Optional
 import numpy as np
 import torch
 
-from .backends import VectorEnv, make_vector_env
+from ppo_bench.env.backends import VectorEnv, make_vector_env
 
 
 class DuplicateEnvError(RuntimeError):

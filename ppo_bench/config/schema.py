@@ -19,8 +19,8 @@ from typing import Any, Callable, Optional
 from hydra.core.config_store import ConfigStore
 from omegaconf import MISSING
 
-from . import memory
-from .registry import ALGOS, BACKENDS, MODES, NETWORKS, RUNTIMES, Registry
+from ppo_bench.env import memory
+from ppo_bench.registry import ALGOS, BACKENDS, MODES, NETWORKS, RUNTIMES, Registry
 
 DEVICES = ("auto", "cuda", "cpu")
 UPLOADS = ("pinned", "pageable")

@@ -44,7 +44,7 @@ from hydra.experimental.callback import Callback
 from hydra.types import RunMode
 from omegaconf import OmegaConf
 
-from .results import FILENAME
+from ppo_bench.record.results import FILENAME
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +87,7 @@ def take_lock(sweep_dir: Path) -> Path:
     """Create the lock with this process's pid and host, taking over one whose process is gone, but
     not while a job of that sweep still runs (one holding a slot of the node launcher: `placement`):
     its records and the new sweep's would overwrite each other."""
-    from . import placement
+    from ppo_bench.launch import placement
 
     path = sweep_dir / LOCK
     mine = sweep_dir / f"{LOCK}.{os.getpid()}"
@@ -184,9 +184,9 @@ def collect_sweep(sweep_dir: Path) -> bool:
     status still says the signal (cli.main)."""
     import sys
 
-    from .collect import collect
-    from .collect.report import MANIFEST
-    from .signals import Terminated
+    from ppo_bench.collect import collect
+    from ppo_bench.collect.report import MANIFEST
+    from ppo_bench.signals import Terminated
 
     def manifest() -> Optional[tuple]:
         try:
@@ -264,7 +264,7 @@ class _Sweep:
             release_lock(self.lock)
             raise
         if collect:  # imported now: at exit (the summary after Ctrl-C) pandas' import fails to register its
-            from . import collect as _  # noqa: F401  thread pool's exit hook, and the summary with it
+            from ppo_bench import collect as _  # noqa: F401  thread pool's exit hook, and the summary with it
 
     def finish(self) -> None:
         """Collect (unless collect=false) and release the lock, once: from on_multirun_end, or from atexit

@@ -17,16 +17,17 @@ import numpy as np
 import torch
 from omegaconf import DictConfig, OmegaConf
 
-from . import IMPORTS_BEGAN, provenance, registry, results
-from .agent import make_agent, total_updates
-from .backends import make_vector_env, num_threads
-from .envs import DuplicateEnvError, TorchEnvs, Upload, probe_spaces, spaces
-from .isolation import Progress
-from .signals import one_line
-from .loop import interleaved, learn, measure, synchronizer
-from .phases import describe
-from .registry import ALGOS, BACKENDS, MODES
-from .runtimes import compiled_graphs, cudagraph_skips
+from ppo_bench import IMPORTS_BEGAN, registry
+from ppo_bench.record import provenance, results
+from ppo_bench.agent.make import make_agent, total_updates
+from ppo_bench.env.backends import make_vector_env, num_threads
+from ppo_bench.env.torch_envs import DuplicateEnvError, TorchEnvs, Upload, probe_spaces, spaces
+from ppo_bench.job.isolation import Progress
+from ppo_bench.signals import one_line
+from ppo_bench.loop.run import interleaved, learn, measure, synchronizer
+from ppo_bench.loop.phases import describe
+from ppo_bench.registry import ALGOS, BACKENDS, MODES
+from ppo_bench.agent.runtimes import compiled_graphs, cudagraph_skips
 
 log = logging.getLogger(__name__)
 IMPORTS_ENDED = time.monotonic()  # this module is what the fork server preloads: its imports end here

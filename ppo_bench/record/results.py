@@ -19,9 +19,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Optional
 
-from .config import AgentConfig, EnvConfig, ScheduleConfig
-from .record_checks import disagreement, why_unreadable
-from .registry import ALGOS, RUNTIMES
+from ppo_bench.config.schema import AgentConfig, EnvConfig, ScheduleConfig
+from ppo_bench.record.checks import disagreement, why_unreadable
+from ppo_bench.registry import ALGOS, RUNTIMES
 
 SCHEMA = 1
 FILENAME = "result.json"
@@ -142,7 +142,7 @@ def measurement(*, device: str, batch_size: int, num_threads: Optional[int], rep
     run (whose one repetition is its loop), with the summary derived from the raw reps. `faults`:
     what the loop survived (a rebuilt vector env), each with where it happened. `interleaved`: the
     probe timed after each of the loop's reps (schedule.interleave), its reps in the same order."""
-    from .stats import summary
+    from ppo_bench.record.stats import summary
 
     fields = {"warnings": warnings, "device": device, "batch_size": batch_size, "num_threads": num_threads,
               "throughput": {"unit": UNIT, "reps": reps, "seconds": seconds, "env_steps_per_rep": env_steps_per_rep,

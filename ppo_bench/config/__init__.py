@@ -1,0 +1,1 @@
+"""The typed config schema, its checks, and the refusal of unknown keys."""

@@ -1,0 +1,1 @@
+"""One job: its parent side (check, isolate, record) and its child side (build, measure) in a process of its own."""

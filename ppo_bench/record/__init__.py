@@ -1,0 +1,1 @@
+"""The result record: its fields, checks, provenance, and the statistics over repetitions."""
