@@ -553,7 +553,7 @@ def test_several_configurations_also_get_a_chart_and_plot_side_by_side(tmp_path)
 
 def test_a_probe_is_lent_by_the_one_group_alike_and_never_by_a_guess():
     """The one lending rule that the limit, its rounds and the interleaved probe's jobs of its own share."""
-    from ppo_bench.collect.limits import lender
+    from ppo_bench.collect.probe_limit import lender
 
     pkey = {"a": "k", "b": "k", "c": "k", "d": "other"}
     assert lender(pkey, "a", {"a", "b"}) == "a"  # its own first

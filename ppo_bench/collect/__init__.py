@@ -61,7 +61,7 @@ paired round by round on those two loops: the answer whatever loop each serves b
 loops are picked on the same reps the ratio is computed from, which favours slightly the backend
 that ran more loops; its chart arrays name the two loops at each num_envs.
 
-Each loop row is also held to the bound of its design (bounds): where every env waits for its
+Each loop row is also held to the bound of its design (bound_per_design): where every env waits for its
 own batch with nothing to overlap it (one batch, or batches with no more envs than emulator
 threads and cores), the chain bound 1 / (1/env probe + 1/(groups x agent probe)), capped by the
 limit; else the limit, min over the probes. table.csv says which (`bound_kind`) and why
@@ -126,9 +126,11 @@ of table.md and its files, and each importing only the modules listed before it:
 the result files, in folders and archives, and the sweeps' notes and multirun.yaml), load (read
 the result files; what cannot be used; the Collection), common (what several sections share:
 mode order, pooled reps, round pairing, table cells and their marks), measured (what was measured:
-table.md's opening lines, chart.json's meta), limits (the probes'
-bound and each loop's efficiency; interleaved.csv), bounds (the bound each loop's design holds it to: the chain
-of an env waiting for its batch, or the limit), throughput (table.csv, the speed-ups, the chart arrays
+table.md's opening lines, chart.json's meta), probe_limit (the limit the probes set, min over
+them, and each loop's efficiency against it; which group's probe a row takes), bound_per_design
+(the bound each loop's design holds it to: the chain of an env waiting for its batch, or the
+limit), interleaved (loops timed with a probe in the same job: the loop over the probe and over
+its bound, rep by rep; interleaved.csv), throughput (table.csv, the speed-ups, the chart arrays
 and throughput.png per group), side_by_side (backends.csv, runtimes.csv, side_by_side.*),
 phases (phases.csv), equal_steps (learning curves at equal env steps and the pairs compared
 there), learning (returns.*), integrity (what was not used or not trusted),

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import html
 from collections import Counter
+from pathlib import Path
 
 from ppo_bench.registry import BACKENDS
 from .load import Collection

@@ -1,10 +1,10 @@
 """What more than one section of a collection needs: mode order, pooled reps, round pairing, cells.
 
-The sections (throughput, limits, side by side, phases, learning, integrity) each compute
-and show their own part; they share how modes are ordered (the registry's order, a name it
-does not know after them), how the reps of several jobs are pooled and paired round by
-round, and how a ratio, a table or a long list is written in table.md. Nothing here reads
-or writes a file.
+The sections (throughput, probe_limit, bound_per_design, interleaved, side_by_side, phases,
+learning, integrity) each compute and show their own part; they share how modes are ordered (the
+registry's order, a name it does not know after them), how the reps of several jobs are pooled
+and paired round by round, and how a ratio, a table or a long list is written in table.md.
+Nothing here reads or writes a file.
 """
 
 from __future__ import annotations

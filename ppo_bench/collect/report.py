@@ -2,9 +2,10 @@
 
 Each section computes its part into the Collection, gives its part of table.md and writes its
 own files; this module decides only the order. The sections build in the order their columns
-appear in table.csv (throughput's rows, then the side-by-side tables, the limits and bounds, the integrity
-flags; phases and learning apart), and table.md reads what was measured (measured), throughput (with the limits and bounds in its tables),
-side by side, the loops over a probe interleaved in their jobs (limits), phases, learning, integrity, then the
+appear in table.csv (throughput's rows, then the side-by-side tables, the probes' limit and the bound
+per design, the integrity flags; phases and learning apart), and table.md reads what was measured
+(measured), throughput (with the limit and the bound per design in its tables), side by side, the
+loops over a probe interleaved in their jobs (interleaved), phases, learning, integrity, then the
 baseline. Where the figures are drawn, html
 writes report.html (every section's charts and table.md on one offline page) and table.md links to
 it in its first line. Each section's write returns the
@@ -29,11 +30,13 @@ from pathlib import Path
 from typing import Optional
 
 from ppo_bench.signals import signals_deferred
-from . import baseline, bounds, html, integrity, learning, limits, measured, phases, side_by_side, throughput
+from . import (baseline, bound_per_design, html, integrity, interleaved, learning, measured, phases, probe_limit,
+               side_by_side, throughput)
 from .common import can_plot
 from .load import CollectError, Collection, load_jobs
 
-WRITERS = (throughput, side_by_side, limits, phases, learning)  # the sections with files; table.csv is written first
+# the sections with files; table.csv is written first
+WRITERS = (throughput, side_by_side, interleaved, phases, learning)
 TABLE_MD = "table.md"
 MANIFEST = ".collect.json"  # in the out dir: what the last collection wrote there (see remove_earlier)
 ASIDE = ".collect-"  # in the out dir: the folder a collection is written into before it is swapped in (write)
@@ -50,14 +53,13 @@ def build(paths: list[Path], compare_with: Optional[Path] = None) -> Collection:
     if c.ok:
         throughput.build(c)
         side_by_side.build(c)
-        limits.build(c)
-        bounds.build(c)
+        probe_limit.build(c)
+        bound_per_design.build(c)
         integrity.build(c, records)
         phases.build(c)
     # a learning run, or timed reps interleaved with a probe, that stopped part-way count even when
     # nothing finished
-    limits.build_interleaved(c)
-    bounds.build_interleaved(c)
+    interleaved.build(c)
     learning.build(c)
     if base is not None and c.ok:
         baseline.compare(c, base)
@@ -65,8 +67,8 @@ def build(paths: list[Path], compare_with: Optional[Path] = None) -> Collection:
 
 
 def markdown(c: Collection) -> str:
-    lines = (measured.markdown(c) + throughput.markdown(c) + side_by_side.markdown(c) + limits.interleaved_markdown(c)
-             + bounds.interleaved_markdown(c) + phases.markdown(c) + learning.markdown(c)
+    lines = (measured.markdown(c) + throughput.markdown(c) + side_by_side.markdown(c) + interleaved.markdown(c)
+             + phases.markdown(c) + learning.markdown(c)
              + integrity.markdown(c) + baseline.markdown(c))
     return "\n".join(lines).rstrip() + "\n"
 

@@ -3,7 +3,7 @@
 table.csv holds one row per group x mode x num_envs: the pooled reps and their interval, the
 speed-up over the reference mode (the registry's first, step), unpaired and paired per round
 with a machine warning where the two jobs compared saw a different machine; the other sections
-add their columns to it (limits, integrity, baseline). Probes get no speed-up: they are not a
+add their columns to it (probe_limit, bound_per_design, integrity, baseline). Probes get no speed-up: they are not a
 way to run the loop, only a bound on it. table.md shows one table per group; each group gets
 its chart arrays (chart.json, chart.js: the reference's stepRaw and kin, named by the registry)
 and throughput.png, in the out dir with one group, in a folder per group with several.
@@ -32,7 +32,7 @@ import pandas as pd
 
 from ppo_bench.record import results, stats
 from ppo_bench.registry import MODES
-from . import bounds, limits, measured
+from . import bound_per_design, measured, probe_limit
 from .common import (bounded, camel, decimals, interval, marks_legend, md_table, mode_order, paired, pooled,
                      probes, ratio_cell, round_ratios, sort_modes, to_json)
 from .load import SINGLE_GROUP, Collection
@@ -110,7 +110,7 @@ def _speedups(table: pd.DataFrame, jobs: pd.DataFrame) -> list[str]:
 
 def markdown(c: Collection) -> list[str]:
     """A table per group (headed by its name where there are several), its warnings under it, then the
-    legend of what the tables show (`legend`) and the bounds' footer."""
+    legend of what the tables show (`legend`) and the footer on the bounds per design."""
     if c.table.empty:
         return []
     lines = []
@@ -119,7 +119,7 @@ def markdown(c: Collection) -> list[str]:
         if len(groups) > 1:
             lines += [f"## {g}", ""]
         lines += _group_markdown(c.table[c.table["group"] == g]) + [""]
-    return lines + [legend(c.table, lines), ""] + bounds.footer(c.table)
+    return lines + [legend(c.table, lines), ""] + bound_per_design.footer(c.table)
 
 
 def legend(table: pd.DataFrame, lines: list[str]) -> str:
@@ -137,7 +137,7 @@ def legend(table: pd.DataFrame, lines: list[str]) -> str:
               "log throughput"] if any(h.endswith(f"/{ref}") for h in headers) else []
     items += ["paired = per round, the ratio of the two back-to-back jobs, t-interval on the log ratios (2 "
               "rounds or more)"] if any(h.endswith(f"/{ref} paired") for h in headers) else []
-    items += limits.legend(table, lines) + marks_legend(lines)
+    items += probe_limit.legend(table, lines) + marks_legend(lines)
     items += ["(wN) = a warning on that cell's jobs, said under its table"] if any(
         WARNED.search(line) for line in lines) else []
     return "; ".join(items)
@@ -150,7 +150,7 @@ def _group_markdown(t: pd.DataFrame) -> list[str]:
     cell = {(r.mode, r.num_envs): r for r in t.itertuples()}
     others = [m for m in loops if m != ref and t.loc[t["mode"] == m, "speedup"].notna().any()]
     paired_modes = [m for m in others if t.loc[t["mode"] == m, "paired_speedup"].notna().any()]
-    limit_header, limit_cells = limits.columns(t, loops)
+    limit_header, limit_cells = probe_limit.columns(t, loops)
     header = (["num_envs"] + labels + [f"{m}/{ref}" for m in others] + [f"{m}/{ref} paired" for m in paired_modes]
               + limit_header)
     rows, notes = [], {}
@@ -162,7 +162,8 @@ def _group_markdown(t: pd.DataFrame) -> list[str]:
                 for m in paired_modes]
         rows.append(row + limit_cells[n])
     said = [f"- (w{k}) {text}" for text, k in notes.items()]
-    return md_table(header, rows) + ([""] + bounded(said) if said else []) + limits.notes(t) + bounds.markdown(t)
+    return (md_table(header, rows) + ([""] + bounded(said) if said else []) + probe_limit.notes(t)
+            + bound_per_design.markdown(t))
 
 
 def _warned(r, notes: dict[str, int]) -> str:
@@ -261,10 +262,10 @@ def write(c: Collection, out: Path, plot: bool) -> list[Path]:
 
 
 def _chain_lines(ax, t: pd.DataFrame) -> None:
-    """bounds' chain column as collected, a grey dash-dot line per groups over the loop rows with a
+    """bound_per_design's chain column as collected, a grey dash-dot line per groups over the loop rows with a
     bound (the rows table.md's bound table lists): open markers where the limit binds, filled where a
     row is held to the chain (bound_kind), so the line never claims to bound a loop its design does not."""
-    label = f"chain bound = 1/(1/{bounds.env_probe()} + 1/(g·{bounds.agent_probe()}))"
+    label = f"chain bound = 1/(1/{bound_per_design.env_probe()} + 1/(g·{bound_per_design.agent_probe()}))"
     note = " (filled: a loop held to it)"  # said once, on the first groups' line
     for g, s in t[t["bound"].notna()].groupby("groups"):
         s = s.sort_values("num_envs")
@@ -273,7 +274,7 @@ def _chain_lines(ax, t: pd.DataFrame) -> None:
         ax.plot(line["num_envs"], line["chain"], mfc="none", label=label + ("" if g == 1 else f", groups={g}") + note,
                 **style)
         note = ""
-        held = s[s["bound_kind"] == bounds.CHAIN].drop_duplicates("num_envs")
+        held = s[s["bound_kind"] == bound_per_design.CHAIN].drop_duplicates("num_envs")
         if len(held):
             ax.plot(held["num_envs"], held["chain"], ls="none", gid=f"chain held, groups={g}",
                     **{k: v for k, v in style.items() if k != "ls"})

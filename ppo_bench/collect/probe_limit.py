@@ -8,44 +8,28 @@ round. No loop can beat its slower side, so an efficiency over 1 means the probe
 limit (`limit_probe`) measured low, from noise or a disturbed run: such a cell is flagged and a
 line under the table names the probe. This section adds those columns to the throughput table
 and its limit and efficiency columns to the throughput section's markdown; it writes no file of
-its own.
+its own. The bound a loop is held to by its design, of which this limit is one, is
+bound_per_design's; the loop over a probe timed in its own job, interleaved's.
 
 A probe bounds the loops of its own group; a probe of the emulators alone (no agent) also bounds
 the loops of any group that differs from its own only in what it does not run (the agent's keys,
 the seed): the emulators at agent.overlap=false bound the loop at agent.overlap=true. Its own
 group's probe is taken first; another group's only where exactly one matches (`probe_key`).
-
-Interleaved (schedule.interleave): a loop job that also timed a probe of the emulators after each
-of its reps, in the same process over the same emulators, carries those reps (`interleaved`). On a
-machine where the emulators' speed drifts 10-30% between processes but a few % within one, the
-loop's ratio to that probe is best read rep by rep within the job: per pair, the loop's rep over
-the probe's rep that followed it. Per group x mode x groups x num_envs, all pairs of its jobs are
-pooled (geometric mean, t-interval on the log ratios), and each job's own ratio is listed beside
-them, so that drift between jobs shows against the spread within one. This is a section of
-table.md and interleaved.csv (a row per cell, then one per job), none without such jobs. A job
-whose two lists differ in length is paired on their common prefix, and said so. Where the probe
-also ran in jobs of its own at a cell, the cell's row sets its interleaved reps against theirs
-(`own_*`): the limit divides by those jobs, so the two timings of the same emulators should agree.
 """
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ppo_bench.record import stats
 from ppo_bench.registry import MODES
-from .common import (ROUND, bounded, decimals, interval, marks, marks_legend, md_table, mode_order, paired, pooled,
-                     pooled_mean, probes, ratio_cell)
+from .common import ROUND, bounded, interval, marks, paired, pooled_mean, probes
 from .load import Collection
 
 OVER = " (over 100%)"  # an efficiency that is none: the limit's probe measured low (`notes`)
-INTERLEAVED_FILE = "interleaved.csv"
-INTERLEAVED_KEY = ["group", "mode", "groups", "num_envs", "probe"]
 
 
 def legend(table: pd.DataFrame, lines: list[str]) -> list[str]:
@@ -73,7 +57,8 @@ def probe_key(ident: dict, probe: str) -> str:
     return json.dumps(ident, sort_keys=True)
 
 
-def _keys_by_group(jobs: pd.DataFrame, probe: str) -> dict:
+def keys_by_group(jobs: pd.DataFrame, probe: str) -> dict:
+    """Each group's `probe_key` for `probe`: what `lender` matches groups by."""
     return {g: probe_key(i, probe) for g, i in zip(jobs["group"], jobs["ident"])}
 
 
@@ -101,7 +86,7 @@ def probe_means(table: pd.DataFrame, jobs: pd.DataFrame) -> pd.DataFrame:
         measured: dict = {}
         for g, groups, n in means:
             measured.setdefault((groups, n), set()).add(g)
-        pkey = _keys_by_group(jobs, name)
+        pkey = keys_by_group(jobs, name)
         lent = [lender(pkey, g, measured.get((groups, n), set())) for g, groups, n in cells]
         found[name] = [np.nan if src is None else means[(src, groups, n)]
                        for src, (_, groups, n) in zip(lent, cells)]
@@ -140,7 +125,7 @@ def probe_rounds(jobs: pd.DataFrame) -> dict:
     found = {k: pooled_mean(s) for k, s in jobs[jobs["mode_name"].isin(probes())].groupby(
         ["group", "mode_name", "groups", "num_envs", *ROUND])}
     for name in probes():
-        pkey = _keys_by_group(jobs, name)
+        pkey = keys_by_group(jobs, name)
         measured: dict = {}
         for g, p, groups, n, *rnd in found:
             if p == name:
@@ -237,132 +222,3 @@ def _interleaved(rows: pd.DataFrame, missing: str) -> bool:
     return all(p in here.split("/") for p in probes() if f"{p} groups=" in missing for here in ran)
 
 
-def _pairs(loop: list[float], probe: list[float]) -> dict:
-    """Both sides' means and the loop over the probe paired rep by rep: geometric mean of the ratios,
-    t-interval on their logs (none for one pair)."""
-    ratio, lo, hi = interval(stats.paired_ratio_interval([a / b for a, b in zip(loop, probe)]))
-    return {"loop_mean": float(np.mean(loop)), "probe_mean": float(np.mean(probe)), "ratio": ratio, "lo": lo,
-            "hi": hi, "pairs": len(loop), "loop_reps": json.dumps(loop), "probe_reps": json.dumps(probe)}
-
-
-def build_interleaved(c: Collection) -> None:
-    """`Collection.interleaved`: per cell (INTERLEAVED_KEY) a row of all its jobs' pairs pooled, then a
-    row per job (scope "job"); the means are over the paired reps only, as the ratio. A job whose lists
-    differ in length pairs their common prefix and gets a line in `interleaved_notes`."""
-    every = c.jobs_and_stopped  # a failed job's finished pairs count too
-    if "interleaved" not in every:  # no job read
-        return
-    have = every[every["interleaved"].notna()]
-    jobs, notes = [], []
-    for j in have.sort_values(["sweep", "round", "path"]).itertuples():
-        probe, rep = j.interleaved["mode"], j.interleaved["reps"]
-        k = min(len(j.reps), len(rep))
-        if pd.notna(j.stopped):
-            notes.append(f"- {j.path}: failed after {len(j.reps)} loop reps ({j.stopped}): "
-                         f"its {k} finished pairs are pooled")
-        elif len(j.reps) != len(rep):
-            notes.append(f"- {j.path}: {len(j.reps)} loop reps but {len(rep)} {probe} reps interleaved: "
-                         f"only the first {k} are paired")
-        if k:
-            jobs.append({"group": j.group, "identity": j.identity, "mode": j.mode, "mode_name": j.mode_name,
-                         "groups": j.groups, "num_envs": j.num_envs, "probe": probe, "scope": "job",
-                         "path": j.path, "sweep": j.sweep, "round": j.round, "jobs": 1,
-                         "loop": j.reps[:k], "rep": rep[:k]})
-    rows = []
-    cells = dict(list(pd.DataFrame(jobs).groupby(INTERLEAVED_KEY))) if jobs else {}
-    for key in sorted(cells, key=lambda k: (k[0], mode_order(k[1]), *k[2:])):
-        sub = cells[key]
-        first = sub.iloc[0]
-        rows.append({**dict(zip(INTERLEAVED_KEY, key)), "identity": first["identity"],
-                     "mode_name": first["mode_name"], "scope": "pooled", "path": "", "sweep": "", "round": None,
-                     "jobs": len(sub), **_pairs(pooled(sub["loop"]), pooled(sub["rep"])),
-                     **_against_own_jobs(c, key, pooled(sub["rep"]))})
-        rows += [{**{k: v for k, v in j.items() if k not in ("loop", "rep")}, **_pairs(j["loop"], j["rep"])}
-                 for j in sub.to_dict("records")]
-    c.interleaved = pd.DataFrame(rows).astype({"round": "Int64"}) if rows else pd.DataFrame()
-    c.interleaved_notes = notes
-    if c.ok:  # table.csv's `interleaved`: the probes that loop jobs at the row's cell interleaved ("a/b")
-        ran = {}
-        for j in jobs:
-            ran.setdefault((j["group"], j["groups"], j["num_envs"]), set()).add(j["probe"])
-        c.table["interleaved"] = ["/".join(sorted(ran.get(k, ()))) for k in
-                                  zip(c.table["group"], c.table["groups"], c.table["num_envs"])]
-
-
-def _against_own_jobs(c: Collection, key: tuple, interleaved: list[float]) -> dict:
-    """The probe's reps in jobs of its own at the cell `key` (from the group `lender` names), and the
-    interleaved reps over them (Welch t on the logs, unpaired): two ways of timing the same
-    emulators, which the limit and the chain bound of jobs of its own take to agree. NaN where the
-    probe ran in no job of its own there."""
-    out = dict.fromkeys(("own_mean", "own_ratio", "own_lo", "own_hi"), np.nan)
-    group, _, groups, num_envs, probe = key
-    if not c.ok:
-        return out
-    jobs = c.jobs[(c.jobs["mode_name"] == probe) & (c.jobs["groups"] == groups) & (c.jobs["num_envs"] == num_envs)]
-    src = lender(_keys_by_group(c.jobs, probe), group, set(jobs["group"]))
-    jobs = jobs[jobs["group"] == src]
-    if jobs.empty or len(jobs.drop_duplicates("identity")["mode_cfg"]) > 1:
-        return out
-    own = pooled(jobs["reps"])
-    return dict(zip(out, (float(np.mean(own)), *interval(stats.ratio_interval(interleaved, own)))))
-
-
-def per_job_cells(jobs: pd.DataFrame, prefix: str = "") -> list[str]:
-    """Each interleaved job's own ratio (columns `<prefix>ratio`, `_lo`, `_hi`) as the sections list it:
-    `r<round> 0.93x [0.91, 0.96]`, with the sweep's name where the jobs come from several sweeps
-    (round 0 of two sweeps)."""
-    several = jobs["sweep"].nunique() > 1
-    return [f"{Path(j['sweep']).name + ' ' if several else ''}r{j['round']} "
-            f"{ratio_cell(j[prefix + 'ratio'], j[prefix + 'lo'], j[prefix + 'hi'], mark=False)}"
-            for _, j in jobs.iterrows()]
-
-
-def interleaved_markdown(c: Collection) -> list[str]:
-    """The section of table.md: per probe interleaved, a table of the pooled pairs per cell with each
-    job's own ratio beside them (a table per group where there are several), the footer, the notes."""
-    t = c.interleaved
-    if t.empty and not c.interleaved_notes:
-        return []
-    lines = []
-    for probe, p in (t.groupby("probe", sort=False) if not t.empty else []):
-        start = len(lines)
-        lines += [f"**Loop over {probe}, interleaved in one job** (same process, same emulators)", ""]
-        cells, per_job = p[p["scope"] == "pooled"], dict(list(p[p["scope"] == "job"].groupby(INTERLEAVED_KEY)))
-        own = bool("own_mean" in cells and cells["own_mean"].notna().any())
-        for g, one in cells.groupby("group", sort=False):
-            if cells["group"].nunique() > 1:
-                lines += [f"*{g}*", ""]
-            rows = []
-            for r in one.itertuples():
-                each = per_job_cells(per_job[tuple(getattr(r, k) for k in INTERLEAVED_KEY)])
-                alone = ([] if not own else [""] if pd.isna(r.own_mean) else
-                         [f"{r.own_mean:.{decimals(r.own_mean)}f}; {ratio_cell(r.own_ratio, r.own_lo, r.own_hi)}"])
-                rows.append([r.mode, str(r.groups), str(r.num_envs), f"{r.loop_mean:.{decimals(r.loop_mean)}f}",
-                             f"{r.probe_mean:.{decimals(r.probe_mean)}f}", *alone, ratio_cell(r.ratio, r.lo, r.hi),
-                             str(r.pairs), str(r.jobs), "; ".join(bounded(each))])
-            lines += md_table(["mode", "groups", "num_envs", "loop", probe, *([f"{probe} in jobs of its own"] * own),
-                               f"loop/{probe} paired", "pairs", "jobs", "per job (round: loop/" + probe + ")"],
-                              rows) + [""]
-        lines += [f"loop, {probe} = mean env-steps/s over the paired reps; loop/{probe} paired = per repetition, "
-                  f"the loop's rep over the {probe} rep that followed it in the same job, geometric mean with a "
-                  "95% t-interval on the log ratios, all pairs of the row's jobs pooled; per job = the same over "
-                  "one job's pairs: their spread is the drift between jobs (processes)"
-                  + (f"; {probe} in jobs of its own = their mean at the row's groups and num_envs (the one the "
-                     f"limit takes), then the interleaved {probe} reps over theirs (Welch t on the logs, unpaired): "
-                     "off 1, the two timings of the same emulators disagree, and a limit or chain bound from the "
-                     "jobs of its own is off as much" if own else "")
-                  + "".join(f"; {m}" for m in marks_legend(lines[start:])), ""]
-    if c.interleaved_notes:
-        lines += ["Interleaved jobs that failed part-way or whose lists differ in length (paired on their "
-                  "common prefix):", "",
-                  *bounded(c.interleaved_notes), ""]
-    return lines
-
-
-def write(c: Collection, out: Path, plot: bool) -> list[Path]:
-    """interleaved.csv where some job interleaved a probe (full precision, the paired reps as JSON);
-    returns the files written."""
-    if c.interleaved.empty:
-        return []
-    c.interleaved.to_csv(out / INTERLEAVED_FILE, index=False)
-    return [out / INTERLEAVED_FILE]

@@ -7,10 +7,10 @@ A the agent probe's (the agent alone), both at the loop's groups g and num_envs 
   its own emulator step, n/E seconds (E/n steps/s per env, when each env has a thread of its own),
   then its batch's agent time, n/(g*A) (the agent probe at g groups does g batches of n/g envs per
   loop step): chain = n / (n/E + n/(g*A)) = 1 / (1/E + 1/(g*A)), per env t_env / (t_env + t_agent).
-  At g = 1 it is limits' `serial`. The agent serves every batch, so such a loop cannot beat A either:
+  At g = 1 it is probe_limit's `serial`. The agent serves every batch, so such a loop cannot beat A either:
   its bound is min(chain, limit); where the chain is above the limit (a fast emulator, many groups)
   the limit binds, and the row says so.
-- The limit, min(E, A) (limits): where more envs than emulator threads (or cores) share them, the
+- The limit, min(E, A) (probe_limit): where more envs than emulator threads (or cores) share them, the
   cores are the bottleneck and one batch's agent step overlaps other batches' emulator steps.
 
 Which design a loop row has: the chain where every env waits for its batch with nothing to overlap
@@ -20,32 +20,20 @@ its result) and cores (the job's cpu_count): each env then has a thread and a co
 its next step waits for its batch. Else the limit. A file from before `num_threads` was loaded
 cannot say that each env had a thread: its batched rows are held to the limit (the looser bound,
 true whatever the design), and say why. The efficiency against the row's bound is pooled and paired
-by round as limits' efficiency is. This section adds its columns to table.csv and a table per group
+by round as probe_limit's efficiency is. This section adds its columns to table.csv and a table per group
 under the throughput table (with a footer line on the two ceilings); it writes no file of its own.
-
-Interleaved (schedule.interleave=env_only): the same bound rep by rep. Paired by round, a chain row's
-bound moves with the emulators' drift between processes (env_only averaged 4.6k-7.1k env-steps/s at 8
-envs in four rounds' jobs on the H200, docs/results/2026-12-02-h200), so its interval spans
-the bar it is read against. A loop job that times env_only after each of its reps has E per rep,
-from the same process and emulators; A (the agent alone, steadier, and a small part of the chain
-where E is the slower side) is the agent probe's mean in the job's round, or over all rounds
-where its round has none. Each rep's bound is then computed as above, and the loop's rep over it
-is pooled over the cell's jobs: columns of interleaved.csv and a table of its own in table.md.
+The same bound rep by rep, where the env probe ran interleaved in the loop's jobs: interleaved.
 """
 
 from __future__ import annotations
 
-import json
-from types import SimpleNamespace
-
 import numpy as np
 import pandas as pd
 
-from ppo_bench.record import stats
 from ppo_bench.registry import MODES
-from .common import bounded, interval, marks, marks_legend, md_table, mode_order, paired, probes, ratio_cell
-from .limits import INTERLEAVED_KEY, loop_rounds, per_job_cells, probe_means, probe_rounds
+from .common import interval, marks, md_table, mode_order, paired, probes
 from .load import Collection
+from .probe_limit import loop_rounds, probe_means, probe_rounds
 
 CHAIN, LIMIT = "chain", "limit"  # bound_kind
 BEAT = " (beat its bound)"  # a loop faster than its bound: a probe measured low, or it overlaps what the bound adds
@@ -91,7 +79,7 @@ def build(c: Collection) -> None:
     cpus = c.jobs.groupby(["group", "mode", "num_envs"])["cpus"].min()
     chained, cols = [], {k: [] for k in ("bound", "bound_kind", "bound_why")}
     for r in t.itertuples():
-        bound, kind, why, chain = np.nan, "", "", False  # NaN chain: a probe missing, limits says which
+        bound, kind, why, chain = np.nan, "", "", False  # NaN chain: a probe missing, probe_limit says which
         if r.mode_name not in probes() and pd.notna(r.limit) and pd.notna(r.chain):
             chain, why = design(r, cpus.get((r.group, r.mode, r.num_envs), np.nan))
             kind = CHAIN if chain and r.chain < r.limit else LIMIT
@@ -141,85 +129,6 @@ def footer(table: pd.DataFrame) -> list[str]:
             "so; eff vs bound = mean over the bound, and paired per round over that round's bound"
             + ("; beat its bound = the loop ran faster than its bound: a probe measured low, or the loop overlaps "
                "what the bound counts in series (an update run beside the next rollout)" if beat else ""), ""]
-
-
-INTERLEAVED_COLUMNS = ("bound_kind", "bound_agent", "bound_ratio", "bound_lo", "bound_hi", "bound_pairs")
-
-
-def build_interleaved(c: Collection) -> None:
-    """INTERLEAVED_COLUMNS of `c.interleaved` (limits.build_interleaved) on the rows interleaving the env
-    probe whose cell has an agent probe at its groups: per job, each rep's bound by the design (see the
-    module doc) from that rep's env probe and the agent probe's mean in the job's round (all rounds'
-    where the round has none; `bound_agent`), and the loop's reps over those bounds; per cell, the
-    same ratios of its jobs pooled (`bound_agent` their agent means' mean)."""
-    t = c.interleaved
-    if t.empty or not c.ok:
-        return
-    agent, env = agent_probe(), env_probe()
-    rounds = probe_rounds(c.jobs)
-    means = probe_means(c.table, c.jobs)[agent]
-    overall = {(r.group, r.mode, r.num_envs): a for r, a in zip(c.table.itertuples(), means) if pd.notna(a)}
-    jobs = c.jobs_and_stopped.drop_duplicates("path").set_index("path")
-    cols = {k: ["" if k == "bound_kind" else np.nan] * len(t) for k in INTERLEAVED_COLUMNS}
-    cells: dict[tuple, list] = {}
-    for i, r in enumerate(t.itertuples()):
-        if r.scope != "job" or r.probe != env:
-            continue
-        j = jobs.loc[r.path]
-        a = rounds.get((r.group, agent, r.groups, r.num_envs, j["sweep"], j["round"]),
-                       overall.get((r.group, r.mode, r.num_envs)))
-        if a is None:
-            continue
-        chain, _ = design(SimpleNamespace(num_envs=r.num_envs, num_threads=j["num_threads"], groups=r.groups),
-                          j["cpus"])
-        probe = json.loads(r.probe_reps)
-        bounds = [min(chain_bound(e, a, r.groups) if chain else np.inf, e, a) for e in probe]
-        kind = CHAIN if any(b < min(e, a) for b, e in zip(bounds, probe)) else LIMIT
-        ratios = [x / b for x, b in zip(json.loads(r.loop_reps), bounds)]
-        cells.setdefault((r.group, r.mode, r.groups, r.num_envs), []).append((kind, a, ratios))
-        _fill(cols, i, kind, a, ratios)
-    for i, r in enumerate(t.itertuples()):
-        got = cells.get((r.group, r.mode, r.groups, r.num_envs))
-        if r.scope == "pooled" and r.probe == env and got:
-            _fill(cols, i, "/".join(sorted({k for k, _, _ in got})), float(np.mean([a for _, a, _ in got])),
-                  [x for _, _, ratios in got for x in ratios])
-    for k, v in cols.items():
-        t[k] = v
-
-
-def _fill(cols: dict, i: int, kind: str, agent: float, ratios: list[float]) -> None:
-    ratio, lo, hi = interval(stats.paired_ratio_interval(ratios))
-    for k, v in zip(INTERLEAVED_COLUMNS, (kind, agent, ratio, lo, hi, len(ratios))):
-        cols[k][i] = v
-
-
-def interleaved_markdown(c: Collection) -> list[str]:
-    """The section of table.md on the loop over its bound per design, rep by rep (`build_interleaved`):
-    per cell the pooled ratio and each job's own; nothing where no row has one."""
-    t = c.interleaved
-    if t.empty or "bound_ratio" not in t or not t["bound_ratio"].notna().any():
-        return []
-    t = t[t["bound_ratio"].notna()]
-    env, agent = env_probe(), agent_probe()
-    rows = []
-    per_job = dict(list(t[t["scope"] == "job"].groupby(INTERLEAVED_KEY)))
-    for r in t[t["scope"] == "pooled"].itertuples():
-        each = per_job_cells(per_job[tuple(getattr(r, k) for k in INTERLEAVED_KEY)], prefix="bound_")
-        rows.append(([r.group] if t["group"].nunique() > 1 else []) + [
-            r.mode, str(r.groups), str(r.num_envs), r.bound_kind, f"{r.bound_agent:.0f}",
-            ratio_cell(r.bound_ratio, r.bound_lo, r.bound_hi), str(int(r.bound_pairs)), str(r.jobs),
-            "; ".join(bounded(each))])
-    header = (["group"] if t["group"].nunique() > 1 else []) + [
-        "mode", "groups", "num_envs", "bound", agent, "loop/bound paired", "pairs", "jobs",
-        "per job (round: loop/bound)"]
-    table = md_table(header, rows)
-    return [f"**Loop over its bound per design, {env} interleaved in one job**", ""] + table + [
-        "", f"bound per rep, from the {env} rep that followed the loop's in the same job (E) and {agent}'s mean "
-        f"in the job's round (A; over all rounds where its round has none): chain = min(1/(1/E + 1/(g x A)), E, "
-        "A) where every env waits for its own batch (as in the bound per design), else limit = min(E, A); "
-        "loop/bound paired = the loop's reps over their bounds, geometric mean with a 95% t-interval on the "
-        "log ratios, all pairs of the row's jobs pooled; per job = the same over one job's pairs"
-        + "".join(f"; {m}" for m in marks_legend(table)), ""]
 
 
 def markdown(t: pd.DataFrame) -> list[str]:
