@@ -419,3 +419,18 @@ def test_the_duplicate_rule_finds_a_block_in_two_modules_past_comments_docstring
     assert duplicates({"a.py": tmp_path / "a.py"}) == []
     (tmp_path / "b.py").write_text("\n".join(["def h(ys):", *("    " + line for line in block[:5])]) + "\n")
     assert duplicates({"a.py": tmp_path / "a.py", "b.py": tmp_path / "b.py"}) == [], "five lines are not a block"
+
+
+def test_the_code_map_names_every_module():
+    """docs/code-map.md names each module of the package (by its path under ppo_bench/, or in its
+    sub-package's table by its name in backticks), so that a module added or moved is mapped too."""
+    text = (PACKAGE.parent / "docs" / "code-map.md").read_text()
+    named = set(re.findall(r"`([^`]+)`", text))
+    missing = []
+    for path in MODULES.values():
+        if path.name in ("__init__.py", "__main__.py"):
+            continue
+        inside = path.relative_to(PACKAGE).as_posix()
+        if inside not in text and not {path.name, path.stem} & named:
+            missing.append(inside)
+    assert not missing, f"not in docs/code-map.md: {missing}"
