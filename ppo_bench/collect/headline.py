@@ -91,7 +91,7 @@ def throughput(t: pd.DataFrame) -> str:
         ["share of the bound it is held to"] if bounded else [])
     note = ("(!) = contended, overloaded or run beside other jobs: see the warnings. " if
             any("(!)" in r for r in rows) else "")
-    return (f'<table class="headline" id="headline-throughput"><thead><tr>'
+    return ('<table class="headline" id="headline-throughput"><thead><tr>'
             + "".join(f"<th>{h}</th>" for h in head) + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
             + f'<p class="blurb">{note}Fastest = highest mean of the pooled reps; mean, speed-up and share of '
               "the bound as table.csv states them, the interval on log reps as drawn below"

@@ -147,7 +147,7 @@ def summary(c: Collection) -> str:
 
 def section(ch: Chart) -> str:
     panels = "".join(
-        f'<div class="panel">' + (f"<h3>{html.escape(p.title)}</h3>" if p.title else "")
+        '<div class="panel">' + (f"<h3>{html.escape(p.title)}</h3>" if p.title else "")
         + f'<div id="{i}" class="plot"></div>'
         + "".join(f'<p class="note">{html.escape(n)}</p>' for n in p.notes) + "</div>"
         for i, p in zip(ids(ch), ch.panels))
