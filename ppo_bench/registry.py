@@ -5,7 +5,8 @@ Every name a config may give (`env.backend`, `agent.runtime`, `mode.name`,
 about it: config validation reads what an entry allows, the job builds the
 entry's class, the collector reads its kind and chart name. Nothing else lists
 the names, so adding a backend, runtime, mode or algorithm is one entry here
-and one class (plus a YAML for a mode): see docs/code-map.md.
+and one class (plus a YAML for a mode, and for an algorithm its config
+dataclass, whose keys the config's schema takes in): see docs/code-map.md.
 
 An entry names its class by import path ("module:attr") and loads it only
 when a job builds it, so config checks and the collector import no torch and
@@ -28,8 +29,13 @@ class Entry:
     """The class (or factory) that the job builds, as "module:attr"."""
 
     def load(self):
-        module, _, attr = self.target.partition(":")
-        return getattr(importlib.import_module(module), attr)
+        return _load(self.target)
+
+
+def _load(path: str):
+    """The object a "module:attr" path names, its module imported."""
+    module, _, attr = path.partition(":")
+    return getattr(importlib.import_module(module), attr)
 
 
 @dataclass(frozen=True)
@@ -64,7 +70,8 @@ class Backend(Entry):
 
 @dataclass(frozen=True)
 class Runtime(Entry):
-    """How the agent's work reaches the device: `target(algorithm, device)` wraps an algorithm."""
+    """How the agent's work reaches the device: `target(algorithm, agent_cfg)` wraps an algorithm
+    (`agent.algos.base.Algorithm`), reading its own keys of the agent config (overlap, ...)."""
 
     needs_cuda: bool = False
     """CUDA graphs by hand: refused on a machine without CUDA, and with device=cpu."""
@@ -96,8 +103,12 @@ class Mode(Entry):
 
 @dataclass(frozen=True)
 class Algo(Entry):
-    """What the agent computes: `target(agent_cfg, spec)` gives an `algos.Algorithm`."""
+    """What the agent computes: `target(config, spec)` gives an `agent.algos.base.Algorithm`, from its
+    own config (an instance of `config`) and what it is built for (`agent.algos.base.Spec`)."""
 
+    config: str = "ppo_bench.agent.algos.config:AlgoConfig"
+    """Its config dataclass, as "module:attr" (`agent.algos.config.AlgoConfig`): its keys, flat under
+    agent. in the config's schema, and their checks. A torch-free module: the config check loads it."""
     learns: bool = False
     """Can make a learning run (schedule.total_env_steps)."""
     clips_rewards_itself: bool = False
@@ -105,6 +116,9 @@ class Algo(Entry):
     overlaps: bool = False
     """Keeps the rollout an update trains on apart from the one being collected, so the update can
     run beside the next rollout, acting one update behind (agent.overlap)."""
+
+    def config_class(self) -> type:
+        return _load(self.config)
 
 
 E = TypeVar("E", bound=Entry)
@@ -195,8 +209,10 @@ MODES: Registry[Mode] = Registry(
 
 ALGOS: Registry[Algo] = Registry(
     "agent.algo",
-    Algo("reference", "ppo_bench.agent.algos.reference:Reference"),
-    Algo("ppo", "ppo_bench.agent.algos.ppo:PPO", learns=True, clips_rewards_itself=True, overlaps=True),
+    Algo("reference", "ppo_bench.agent.algos.reference.algorithm:Reference",
+         config="ppo_bench.agent.algos.reference.config:ReferenceConfig"),
+    Algo("ppo", "ppo_bench.agent.algos.ppo.algorithm:PPO", config="ppo_bench.agent.algos.ppo.config:PPOConfig",
+         learns=True, clips_rewards_itself=True, overlaps=True),
 )
 
 NETWORKS: Registry[Entry] = Registry(

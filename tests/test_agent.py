@@ -14,13 +14,14 @@ import pytest
 import torch
 
 from conftest import compose_config
-from toy_backend import ToyVectorEnv
+from toy_backend import SHAPE as TOY_SHAPE, ToyVectorEnv
 from test_runner import ALE_RESET_DROP_ATTEMPTS
 from ppo_bench.agent.make import make_agent
 from ppo_bench.env.backends import FRAME_SHAPE, make_vector_env as make_envs
 from ppo_bench.loop.drivers import AgentOnlyDriver, EnvOnlyDriver, SendRecvDriver, StepDriver
 from ppo_bench.env.torch_envs import TorchEnvs, Upload
 from ppo_bench.agent.runtimes import Compiled
+from ppo_bench.loop.observers import EachStep, Observer
 
 CPU = torch.device("cpu")
 CUDA = torch.cuda.is_available()
@@ -248,6 +249,71 @@ def test_agent_only_uploads_its_frames_every_step_as_the_loop_does():
     assert len(stored) == 3 * 4 and all((row == host).flatten(1).all(1).any() for row in stored)
 
 
+# --- what the drivers tell -----------------------------------------------------------------
+
+class Listener(Observer):
+    """Keeps what it is told, in order."""
+
+    hears_phases = True
+
+    def __init__(self):
+        self.heard = []
+
+    def on_step(self, slot):
+        self.heard.append(("step", slot))
+
+    def begin(self, phase):
+        self.heard.append(("begin", phase))
+
+    def end(self, phase):
+        self.heard.append(("end", phase))
+
+
+def calls(phases: list[str]) -> list[tuple[str, str]]:
+    return [event for phase in phases for event in (("begin", phase), ("end", phase))]
+
+
+@pytest.mark.parametrize("groups", [1, 2])
+def test_a_driver_tells_its_observers_each_call_and_each_loop_step_and_is_not_patched(groups):
+    """Every call into the emulators and the agent is told as its phase, each loop step's end after
+    them; the progress counter (`EachStep`) counts loop steps. Nothing of the driver is replaced:
+    its `step` is its class's."""
+    agent = make_agent(tiny_agent_cfg(runtime="eager", algo="ppo"), TOY_SHAPE, 3, 4, CPU, 4 // groups)
+    envs = TorchEnvs(ToyVectorEnv(SimpleNamespace(num_envs=4), groups=groups), CPU)
+    driver = StepDriver(envs, agent, 0) if groups == 1 else SendRecvDriver(envs, agent, 0, groups)
+    listener, counted = Listener(), []
+    driver.observers.add(listener)
+    driver.observers.add(EachStep(lambda: counted.append(1)))
+    for slot in range(2):
+        driver.step(slot)
+    driver.close()
+    if groups == 1:
+        one = calls(["inference", "stores", "action_download", "emulators", "observe"])
+        assert listener.heard == [*one, ("step", 0), *one, ("step", 1)]
+    else:  # the reset batch stands in for the first recv; every other batch is received and observed
+        batch = calls(["emulators", "inference", "action_download", "emulators", "stores", "observe"])
+        first = calls(["inference", "action_download", "emulators", "stores"])
+        assert listener.heard == [*first, *batch, ("step", 0), *batch, *batch, ("step", 1)]
+    assert counted == [1, 1] and "step" not in vars(driver)
+
+
+def test_a_phase_clock_hears_the_update_from_the_loop_and_leaves_nothing_behind():
+    from ppo_bench.loop.phases import PHASES, PhaseClock
+    from ppo_bench.loop.run import run_loop
+
+    agent = make_agent(tiny_agent_cfg(runtime="eager"), TOY_SHAPE, 3, 2, CPU)
+    driver = StepDriver(TorchEnvs(ToyVectorEnv(SimpleNamespace(num_envs=2)), CPU), agent, 0)
+    clock = PhaseClock(driver)
+    run_loop(driver, until=lambda s: s >= agent.slots)  # one update, after the last slot
+    clock.restore()
+    assert agent.updates == 1 and list(clock.seconds) == list(PHASES)
+    assert all(clock.seconds[p] > 0 for p in ("emulators", "inference", "update"))
+    seconds = dict(clock.seconds)
+    run_loop(driver, until=lambda s: s >= 2)
+    driver.close()
+    assert clock.seconds == seconds and "step" not in vars(driver)
+
+
 # --- graphed against eager, on CUDA -------------------------------------------------------
 
 def twin_agents(num_envs: int, batch_size: int, name: str = "nature_cnn"):
@@ -322,7 +388,7 @@ def test_graphed_update_gives_the_parameters_eager_gives(name):
     the whole move (gap 1). The first update captures, the second replays.
     """
     eager, graphed = twin_agents(4, 4, name)
-    again = Agent(eager.algo.cfg, 6, 4, eager.device, 4)
+    again = Agent(tiny_agent_cfg(name=name, runtime="eager"), 6, 4, eager.device, 4)
     again.algo.net.load_state_dict(eager.algo.net.state_dict())
     plain_steps(eager, graphed, again)
     for agent in (eager, graphed, again):

@@ -76,10 +76,10 @@ def test_the_learn_preset_is_a_ppo_learning_run():
     (["schedule=learn"], "schedule.total_env_steps=10000000: a learning run needs agent.algo=ppo "
                             "(agent.algo=reference does not learn)"),
     (["agent.algo=ppo", "schedule.total_env_steps=0"], "schedule.total_env_steps=0: must be >= 1"),
-    (["agent.gamma=1.5"], "agent.gamma=1.5: must be in (0, 1]"),
-    (["agent.gae_lambda=-0.1"], "agent.gae_lambda=-0.1: must be in [0, 1]"),
-    (["agent.clip_coef=0"], "agent.clip_coef=0.0: must be > 0"),
-    (["agent.ent_coef=-1"], "agent.ent_coef=-1.0: must be >= 0"),
+    (["agent.algo=ppo", "agent.gamma=1.5"], "agent.gamma=1.5: must be in (0, 1]"),
+    (["agent.algo=ppo", "agent.gae_lambda=-0.1"], "agent.gae_lambda=-0.1: must be in [0, 1]"),
+    (["agent.algo=ppo", "agent.clip_coef=0"], "agent.clip_coef=0.0: must be > 0"),
+    (["agent.algo=ppo", "agent.ent_coef=-1"], "agent.ent_coef=-1.0: must be >= 0"),
     (["schedule.return_window=0"], "schedule.return_window=0: must be >= 1"),
     (["schedule.max_seconds=60"], "schedule.max_seconds=60.0: only a learning run (schedule.total_env_steps) "
                                   "stops on time; timed repetitions have a fixed length"),
@@ -89,6 +89,61 @@ def test_ppo_and_learning_values_are_refused_naming_the_key(overrides, message):
     with pytest.raises(ValueError) as e:
         validate(compose_config(*overrides))
     assert str(e.value) == message and not isinstance(e.value, NotApplicable)
+
+
+@pytest.mark.parametrize("override", ["agent.gamma=0.9", "agent.clip_coef=0.2", "agent.anneal_lr=false"])
+def test_ppo_s_keys_are_ppo_s_alone_to_check_and_left_at_their_defaults_elsewhere(override):
+    """PPO's rules run for PPO only: with the reference, a PPO key away from its default does not
+    apply (the reference reads none of them), in one line that names the algorithm that does; at
+    its default, nothing is said."""
+    key, value = override.split("=")
+    with pytest.raises(NotApplicable) as e:
+        validate(compose_config(override))
+    assert str(e.value) == f"{key}={value}: agent.algo=reference does not read it; allowed with agent.algo=ppo"
+    validate(compose_config("agent.algo=ppo", override))
+    validate(compose_config())
+
+
+def test_the_agent_schema_is_the_common_keys_and_each_algorithm_s_own_flat_under_agent():
+    """The keys users type stay flat (agent.num_steps, agent.clip_coef), and a result's config keeps
+    each one; the parts come from the registry's entries."""
+    import dataclasses
+
+    from ppo_bench.agent.algos.ppo.config import PPOConfig
+    from ppo_bench.agent.algos.reference.config import ReferenceConfig
+    from ppo_bench.config.schema import AgentConfig, CommonAgentConfig
+    from ppo_bench.registry import ALGOS
+
+    names = [f.name for f in dataclasses.fields(AgentConfig)]
+    common = [f.name for f in dataclasses.fields(CommonAgentConfig)]
+    assert names[:len(common)] == common and set(common) == {"name", "runtime", "algo", "compile_on_cpu",
+                                                               "cudnn_benchmark", "overlap"}
+    assert set(names) == set(common) | {f.name for c in (ReferenceConfig, PPOConfig) for f in dataclasses.fields(c)}
+    assert [ALGOS[a].config_class() for a in ("reference", "ppo")] == [ReferenceConfig, PPOConfig]
+    cfg = compose_config("agent.algo=ppo", "agent.clip_coef=0.2", tiny=False)
+    assert PPOConfig.of(cfg.agent) == PPOConfig(clip_coef=0.2)
+    assert set(OmegaConf.to_container(cfg.agent)) == set(names)
+
+
+def test_two_algorithms_that_give_a_shared_key_two_defaults_are_refused_by_name():
+    from dataclasses import dataclass
+
+    from ppo_bench.agent.algos.config import RolloutConfig
+    from ppo_bench.config.schema import agent_config
+    from ppo_bench.registry import ALGOS, Algo
+
+    @dataclass
+    class Longer(RolloutConfig):
+        num_steps: int = 64
+
+    ALGOS.add(Algo("longer", "nowhere:Nothing", config=f"{__name__}:LONGER"))
+    globals()["LONGER"] = Longer
+    try:
+        with pytest.raises(ValueError, match=r"^agent.num_steps: Longer gives it <class 'int'> = 64, another part"):
+            agent_config()
+    finally:
+        ALGOS.remove("longer")
+        del globals()["LONGER"]
 
 
 @pytest.mark.parametrize("mode", ["env_only", "agent_only"])

@@ -43,7 +43,7 @@ def test_a_loop_driver_hands_its_emulators_to_the_probe_and_starts_over_on_them(
     assert (driver.agent.algo.index.base == acted).all()  # the rollout in progress was dropped
     assert not driver.agent.tracker.running()[1].any()  # and every episode in progress
     s = 0
-    while not driver.agent.update_due(s):  # a whole rollout on the same emulators, then its update
+    while not driver.agent.update_after(s):  # a whole rollout on the same emulators, then its update
         driver.step(s)
         s += 1
         assert driver.pending() * batch == len(env.waiting)

@@ -28,7 +28,7 @@ from ppo_bench.loop.drivers import EnvOnlyDriver, SendRecvDriver, StepDriver, dr
 from ppo_bench.env.torch_envs import DuplicateEnvError, TorchEnvs
 from ppo_bench.loop.run import run_loop
 from ppo_bench.record.results import read_result
-from ppo_bench.agent.algos.rollout import RolloutIndex
+from ppo_bench.agent.algos.ppo.rollout import RolloutIndex
 
 
 class ScriptedVectorEnv:
@@ -125,7 +125,7 @@ def rollout_rows(index: RolloutIndex) -> np.ndarray:
 def fill_rollout(driver) -> int:
     """Step until the first update is due; return the loop steps taken."""
     s = 0
-    while not driver.agent.update_due(s):
+    while not driver.agent.update_after(s):
         driver.step(s)
         s += 1
     return s
@@ -216,7 +216,7 @@ def test_the_update_trains_on_the_rollout_and_the_next_rollout_starts_where_envs
     assert all(not torch.equal(a, b) for a, b in zip(agent.algo.net.parameters(), before))
     assert agent.updates == 1 and agent.algo.index.lengths.max() <= 1
     for _ in range(3):  # the rollouts wrap around the ring
-        while not agent.update_due(s):
+        while not agent.update_after(s):
             driver.step(s)
             s += 1
         agent.update()
@@ -250,7 +250,7 @@ def test_ppo_learns_the_action_that_pays(overlap, normalize_obs, clip_around):
     while agent.updates < 15:
         driver.step(s)
         s += 1
-        if agent.update_due(s):
+        if agent.update_after(s):
             taken = agent.algo.buffers.actions[torch.from_numpy(rollout_rows(agent.algo.index))].float().mean().item()
             first = taken if first is None else first
             agent.update()
@@ -395,7 +395,7 @@ def test_graphed_ppo_acts_stores_and_updates_as_eager_does(name, extra):
     for agent in (again, graphed):  # one rollout for all three: the update is what is compared
         for buf in ("actions", "logprobs", "values"):
             getattr(agent.algo.buffers, buf).copy_(getattr(e, buf))
-    assert eager.update_due(0) and graphed.update_due(0)
+    assert eager.update_after(0) and graphed.update_after(0)
     for _ in range(2):  # the first update captures, the second replays (on the ring's other half)
         before = [p.detach().clone() for p in eager.algo.net.parameters()]
         order = eager.algo.new_order()
@@ -564,7 +564,7 @@ def test_with_overlap_the_loop_acts_one_update_behind_and_stores_what_acted(runt
     agent.wait_for_update()
     after_1 = params(algo.net)
     assert not same(after_1, initial) and same(params(algo.acting), initial)  # rollout 2 acts as rollout 1 did
-    while not agent.update_due(s):
+    while not agent.update_after(s):
         driver.step(s)
         s += 1
     rows = torch.from_numpy(rollout_rows(algo.index)).to(device)
@@ -581,7 +581,7 @@ def test_with_overlap_the_loop_acts_one_update_behind_and_stores_what_acted(runt
         return
     acting_stats = [t.clone() for t in algo.acting.frame_norm.buffers()]
     assert (acting_stats[1] != 1).any()  # update 1's statistics act in rollout 3
-    while not agent.update_due(s):
+    while not agent.update_after(s):
         driver.step(s)
         s += 1
     rows = torch.from_numpy(rollout_rows(algo.index)).to(device)
@@ -607,13 +607,13 @@ def test_with_overlap_the_rollout_being_trained_on_is_never_overwritten():
     assert index.ring == 4 * driver.agent.algo.cfg.num_steps
     for _ in range(6):
         s0 = s
-        while not driver.agent.update_due(s):
+        while not driver.agent.update_after(s):
             driver.step(s)
             s += 1
         trained = set(rollout_rows(index).tolist())
         driver.agent.update()
         written = set()
-        while not driver.agent.update_due(s):
+        while not driver.agent.update_after(s):
             driver.step(s)
             written |= set(index.result_rows(np.arange(4)).tolist())
             s += 1
@@ -687,7 +687,7 @@ def test_with_normalize_obs_the_network_reads_frames_standardised_by_those_it_tr
     if overlap:
         acting = algo.acting.frame_norm
         assert (acting.mean == 0).all() and (acting.var == 1).all()  # one update behind
-        while not agent.update_due(s):
+        while not agent.update_after(s):
             driver.step(s)
             s += 1
         trained = [t.clone() for t in norm.buffers()]
@@ -700,7 +700,7 @@ def test_with_normalize_obs_the_network_reads_frames_standardised_by_those_it_tr
 def test_normalize_obs_where_nothing_trains_on_the_frames_is_refused_in_one_line():
     from ppo_bench.config.schema import NotApplicable, validate
 
-    message = "agent.normalize_obs=true: agent.algo=reference does not train on its frames; allowed with agent.algo=ppo"
+    message = "agent.normalize_obs=true: agent.algo=reference does not read it; allowed with agent.algo=ppo"
     with pytest.raises(NotApplicable, match=re.escape(message)) as info:
         validate(compose_config("agent.normalize_obs=true", "agent.algo=reference", "agent.runtime=eager"))
     assert "\n" not in str(info.value)
@@ -755,7 +755,7 @@ def test_with_overlap_the_update_clips_around_the_parameters_it_starts_from_not_
     s = fill_rollout(driver)
     agent.update()
     agent.wait_for_update()
-    while not agent.update_due(s):
+    while not agent.update_after(s):
         driver.step(s)
         s += 1
     trained = copy.deepcopy(algo.net)
@@ -784,9 +784,9 @@ def test_with_overlap_the_update_clips_around_the_parameters_it_starts_from_not_
 
 
 @pytest.mark.parametrize("overrides, message", [
-    (["agent.clip_around=learner"], "agent.clip_around=learner: must be one of acting, update_start"),
+    (["agent.clip_around=learner", "agent.algo=ppo"], "agent.clip_around=learner: must be one of acting, update_start"),
     (["agent.clip_around=update_start", "agent.algo=reference", "agent.runtime=eager"],
-     "agent.clip_around=update_start: agent.algo=reference clips nothing; allowed with agent.algo=ppo"),
+     "agent.clip_around=update_start: agent.algo=reference does not read it; allowed with agent.algo=ppo"),
 ])
 def test_clip_around_out_of_its_values_or_where_nothing_clips_is_refused_in_one_line(overrides, message):
     from ppo_bench.config.schema import validate

@@ -1,12 +1,13 @@
 """How an algorithm's work reaches the device (`agent.runtime`; see registry.RUNTIMES).
 
-A runtime wraps an algorithm (algos) and gives the drivers one set of calls:
+A runtime wraps an algorithm (its contract: algos.base.Algorithm, whose members
+are all a runtime touches) and gives the drivers and the loop one set of calls:
 `start`, then per batch `act(frames, slot, ids)`, `actions_to_host(actions)`,
 `store(frames, actions, values)` and `observe` (of a batch's results, before or
-after the act on the frames they came with; see algos), and `update_due`,
-`update(order)`. It changes how the algorithm's functions are launched,
-never what they compute, in LeanRL's style (the same functions compiled, then
-graphed):
+after the act on the frames they came with; see algos.base), and `update_after`,
+`can_update`, `update(order)`. It changes how the algorithm's functions are
+launched, never what they compute, in LeanRL's style (the same functions
+compiled, then graphed):
 
 - eager:    every op launched from Python, as written.
 - compiled: the reference's: the forward pass through `torch.compile(mode=
@@ -20,7 +21,7 @@ graphed):
 
 With `agent.overlap` (eager and graphed) the update on rollout k runs on a
 CUDA stream of its own while the loop collects rollout k+1 with the acting
-copy of the parameters (algos.Algorithm.acting), which catches up with the
+copy of the parameters (algos.base.Algorithm.catch_up), which catches up with the
 trained ones at the next rollout boundary, once the update's event has
 completed: the loop acts one update behind, always, as Cleanba's actor does,
 and the emulators no longer wait for the update. On the CPU there are no
@@ -29,14 +30,14 @@ streams: the update runs in line, still one update behind.
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
 import numpy as np
 import torch
 # torch.optim imports dynamo anyway (3.8 s on the H200), so it stays in the fork server's preload
 from torch._dynamo.utils import counters
 
-from ppo_bench.agent.algos import Algorithm
+from ppo_bench.agent.algos.base import Algorithm, Spec
 
 
 def compiled_graphs() -> int:
@@ -59,12 +60,14 @@ class Eager:
     uploader: Optional[Callable[[np.ndarray], torch.Tensor]] = None
     """What the env adapter uploads frames with; None: the adapter's own (env.upload)."""
 
-    def __init__(self, algo: Algorithm):
+    def __init__(self, algo: Algorithm, cfg: Any):
+        """`cfg`: the agent config, of which a runtime reads its own keys (overlap, compile_on_cpu,
+        cudnn_benchmark)."""
         self.algo = algo
         self.device = algo.device
         self._cuda = self.device.type == "cuda"
         self._actions_host = torch.zeros(algo.spec.batch_size, dtype=torch.int64, pin_memory=self._cuda)
-        self.overlap = bool(algo.cfg.overlap)
+        self.overlap = bool(cfg.overlap)
         overlapped = self.overlap and self._cuda
         self._update_stream = None
         if overlapped:
@@ -88,6 +91,16 @@ class Eager:
     @property
     def tracker(self):
         return self.algo.tracker
+
+    @property
+    def spec(self) -> Spec:
+        """What the algorithm was built for (agent_only makes frames of its shape)."""
+        return self.algo.spec
+
+    @property
+    def slots(self) -> int:
+        """The loop's slot cycle: loop step s acts at slot s % slots."""
+        return self.algo.slots
 
     def start(self, ids: np.ndarray) -> None:
         self.algo.start(ids)
@@ -119,11 +132,13 @@ class Eager:
         """The rollout stores that wait until the actions were sent (where the algorithm has any)."""
         self.algo.store(frames, actions, values)
 
-    def update_due(self, loop_step: int) -> bool:
-        return self.algo.update_due(loop_step)
+    def update_after(self, loop_step: int) -> bool:
+        """Whether the loop runs an update after loop step `loop_step` (the algorithm's schedule)."""
+        return self.algo.update_after(loop_step)
 
-    def update_ready(self) -> bool:
-        return self.algo.update_ready()
+    def can_update(self) -> bool:
+        """Whether an update may run now, due or not (the warm-up's closing update)."""
+        return self.algo.can_update()
 
     def update(self, order: Optional[torch.Tensor] = None) -> None:
         """The update over the whole rollout in `order` (drawn on the device when not given).
@@ -183,14 +198,14 @@ class Compiled(Eager):
     """
 
 
-    def __init__(self, algo: Algorithm):
-        super().__init__(algo)
-        self.compiled = self._cuda or bool(algo.cfg.compile_on_cpu)
+    def __init__(self, algo: Algorithm, cfg: Any):
+        super().__init__(algo, cfg)
+        self.compiled = self._cuda or bool(cfg.compile_on_cpu)
         self.cudagraphs = self.compiled and self._cuda
         if self.compiled:
             mode = "reduce-overhead" if self.cudagraphs else "default"
             # dynamic=False: one static shape per job, never dynamo's automatic dynamic shapes.
-            algo.policy = torch.compile(algo.acting, mode=mode, fullgraph=True, dynamic=False)
+            algo.wrap_policy(lambda policy: torch.compile(policy, mode=mode, fullgraph=True, dynamic=False))
 
     def act(self, frames: torch.Tensor, slot: int, ids: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
         if self.cudagraphs:
@@ -217,14 +232,14 @@ class Graphed(Eager):
     cudagraphs = True
     capturable = True
 
-    def __init__(self, algo: Algorithm):
+    def __init__(self, algo: Algorithm, cfg: Any):
         if algo.device.type != "cuda":
             raise ValueError("agent.runtime=graphed: needs CUDA graphs and the device is " + str(algo.device))
-        super().__init__(algo)
+        super().__init__(algo, cfg)
         # Each shape is captured once, so cuDNN may time its algorithms during the capture's
         # warm-up and the fastest one for these small batches is then replayed; the timing cost
         # 4.7 s of a learning run's start on the H200 (agent.cudnn_benchmark).
-        torch.backends.cudnn.benchmark = bool(algo.cfg.cudnn_benchmark)
+        torch.backends.cudnn.benchmark = bool(cfg.cudnn_benchmark)
         shape = (algo.spec.batch_size, *algo.spec.obs_shape)
         self._frames_host = torch.zeros(shape, dtype=torch.uint8, pin_memory=True)
         self._frames_host_np = self._frames_host.numpy()
@@ -273,15 +288,9 @@ class Graphed(Eager):
         algo = self.algo
         self._order.copy_(algo.new_order() if order is None else order)
         if self._update_graph is None:
-            tensors = [*algo.net.parameters(), *algo.net.buffers()]  # buffers: agent.normalize_obs's statistics
-            saved = [t.detach().clone() for t in tensors]
+            saved = algo.checkpoint()
             self._update_graph, _ = capture(lambda: algo.update_step(self._order), warmup=1)
-            with torch.no_grad():  # undo the capture's real updates: start where eager would
-                for t, before in zip(tensors, saved):
-                    t.copy_(before)
-                for state in algo.opt.state.values():
-                    for value in state.values():
-                        value.zero_()
+            algo.rewind(saved)  # undo the capture's real updates: start where eager would
         self._update_graph.replay()
 
 

@@ -1,9 +1,10 @@
 """The keys a config may have, and one line for a key it may not.
 
-The schema (config.py's dataclasses) makes Hydra refuse `env.num_env=64`, but
+The schema (config.schema's dataclasses) makes Hydra refuse `env.num_env=64`, but
 `+` adds a key whatever the schema says, so `+env.num_env=64` ran the default 8
 envs and reported ok. The runner compares the composed config with the
-dataclasses before anything is built and names the closest real key.
+dataclasses before anything is built and names the closest real key. The schema is
+`schema.schema()`: the agent keys of every algorithm registered now.
 """
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import typing
-from typing import Any
+from typing import Any, Optional
 
-from ppo_bench.config.schema import Config
+from ppo_bench.config.schema import schema
 
 ALLOWED_EXTRA = ("hydra", "preset")
 """Top-level keys that are not the schema's but legitimate: Hydra's own node, and the
@@ -25,10 +26,10 @@ def _fields(cls: type) -> dict[str, Any]:
     return {f.name: hints[f.name] for f in dataclasses.fields(cls)}
 
 
-def known_keys(cls: type = Config, prefix: str = "") -> list[str]:
+def known_keys(cls: Optional[type] = None, prefix: str = "") -> list[str]:
     """Every leaf key of the schema, dotted: env.num_envs, ..., stall_timeout_s."""
     keys = []
-    for name, kind in _fields(cls).items():
+    for name, kind in _fields(cls or schema()).items():
         if dataclasses.is_dataclass(kind):
             keys += known_keys(kind, f"{prefix}{name}.")
         else:
@@ -36,9 +37,9 @@ def known_keys(cls: type = Config, prefix: str = "") -> list[str]:
     return keys
 
 
-def unknown_keys(cfg: Any, cls: type = Config, prefix: str = "") -> list[str]:
+def unknown_keys(cfg: Any, cls: Optional[type] = None, prefix: str = "") -> list[str]:
     """Keys of `cfg` (a DictConfig or dict) that the schema does not have."""
-    fields = _fields(cls)
+    fields = _fields(cls or schema())
     found = []
     for key in cfg.keys():
         if not prefix and key in ALLOWED_EXTRA:

@@ -7,24 +7,31 @@ that merely does not apply (a sweep crossing async with num_envs=1) raises its
 subclass `NotApplicable`, which a sweep records as skipped. `warnings_for`
 lists settings that are legal but weaken the measurement; the runner logs them
 and stores them in the result.
+
+The agent group is composed (`agent_config`): the keys every algorithm shares
+(`CommonAgentConfig`: network, runtime, algorithm) and each registered
+algorithm's own, from its registry entry's config dataclass, which also checks
+them (`AlgoConfig.check`); all stay flat under `agent.` as users type them, and
+a result's config keeps every one of them.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
-import math
+import typing
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from hydra.core.config_store import ConfigStore
 from omegaconf import MISSING
 
+from ppo_bench.config.checks import NotApplicable, at_least, check_batches, finite, one_of, positive, shown
 from ppo_bench.env import memory
 from ppo_bench.registry import ALGOS, BACKENDS, MODES, NETWORKS, RUNTIMES, Registry
 
 DEVICES = ("auto", "cuda", "cpu")
 UPLOADS = ("pinned", "pageable")
-CLIP_AROUND = ("acting", "update_start")
 
 
 @dataclass
@@ -44,7 +51,10 @@ class EnvConfig:
 
 
 @dataclass
-class AgentConfig:
+class CommonAgentConfig:
+    """The agent's keys that every algorithm shares: the network, the runtime, the algorithm. Each
+    algorithm's own keys come from its registry entry's config (`agent_config`)."""
+
     name: str = "nature_cnn"
     """Network: nature_cnn (Mnih et al. 2015) or impala_cnn (Espeholt et al. 2018)."""
     runtime: str = RUNTIMES.reference.name
@@ -53,36 +63,10 @@ class AgentConfig:
     whole update each replayed as one CUDA graph; CUDA only) | eager."""
     compile_on_cpu: bool = False
     """runtime=compiled on CPU: compile anyway (slow to build, no CUDA graphs); off, CPU runs eager."""
-    num_steps: int = 128
-    """Loop steps between PPO-style updates (rollout length); >= 1."""
-    update_epochs: int = 4
-    """Passes over the rollout per update; >= 1."""
-    num_minibatches: int = 4
-    """Minibatches per epoch; >= 1 and must divide num_steps."""
-    learning_rate: float = 2.5e-4
-    """Adam step size; > 0."""
     algo: str = ALGOS.reference.name
     """What the update computes: reference (the reference's workload: argmax actions, the
     stored values as targets; it times a loop but does not learn) | ppo (sampled actions,
     GAE on the envs' rewards, clipped surrogate: CleanRL's ppo_atari_envpool)."""
-    gamma: float = 0.99
-    """ppo: discount; in (0, 1]."""
-    gae_lambda: float = 0.95
-    """ppo: GAE's lambda; in [0, 1]."""
-    clip_coef: float = 0.1
-    """ppo: surrogate and value clipping range; > 0."""
-    vf_coef: float = 0.5
-    """ppo: weight of the value loss; >= 0."""
-    ent_coef: float = 0.01
-    """ppo: weight of the entropy bonus; >= 0."""
-    max_grad_norm: float = 0.5
-    """ppo: gradients are clipped to this global norm; > 0."""
-    anneal_lr: bool = True
-    """ppo with schedule.total_env_steps: the step size falls linearly to 0 over the run."""
-    normalize_obs: bool = False
-    """ppo: frames are standardised per pixel by the running mean and variance of the frames
-    trained on (merged at each update's start, clipped to +-5; rl_games' normalize_input);
-    false: scaled to [0, 1] only, as the reference does."""
     cudnn_benchmark: bool = True
     """graphed: cuDNN times its conv algorithms for each shape at the capture's warm-up and the
     fastest is replayed; false: its heuristics' choice, 4.7 s sooner at a job's start on the H200."""
@@ -90,12 +74,26 @@ class AgentConfig:
     """The update on rollout k runs on a CUDA stream of its own while the loop collects rollout k+1
     with the parameters from before that update (one update behind, always; Cleanba's overlap);
     false: the reference's, acting with the parameters the last update wrote."""
-    clip_around: str = "acting"
-    """ppo: what the policy ratio and the value are clipped around. acting: the parameters that
-    acted (CleanRL's PPO; with agent.overlap those of one update before). update_start: the
-    parameters the update starts from, their ratio to the acting ones weighting each sample
-    (Hilton et al.'s decoupled PPO objective), so a lag does not use up the clip range before the
-    update's first step; one forward pass over the rollout more an update."""
+
+
+def agent_config() -> type:
+    """The agent group's schema: CommonAgentConfig's keys, then each registered algorithm's own
+    (its entry's `config`), all flat under `agent.` as users type them. A key two algorithms share
+    (agent.num_steps) is one key: it must have one type and one default in both."""
+    fields: dict[str, tuple] = {}
+    for part in (CommonAgentConfig, *(algo.config_class() for algo in ALGOS)):
+        hints = typing.get_type_hints(part)
+        for f in dataclasses.fields(part):
+            if f.name in fields and fields[f.name][1:] != (hints[f.name], f.default):
+                raise ValueError(f"agent.{f.name}: {part.__name__} gives it {hints[f.name]} = {f.default!r}, "
+                                 f"another part of the agent's schema {fields[f.name][1]} = {fields[f.name][2]!r}")
+            fields.setdefault(f.name, (f.name, hints[f.name], f.default))
+    return dataclasses.make_dataclass("AgentConfig", [(n, t, dataclasses.field(default=d))
+                                                      for n, t, d in fields.values()])
+
+
+AgentConfig = agent_config()
+"""The agent group's schema with the package's own algorithms (`schema()` takes in any added since)."""
 
 
 @dataclass
@@ -160,41 +158,29 @@ class Config:
     Generous: creating 256 emulators takes ~30 s and the first compile ~60 s."""
 
 
+def schema() -> type:
+    """`Config` with the agent keys of every algorithm registered now: an algorithm added at run time
+    (`registry.ALGOS.add`) brings its keys, once `register_configs` runs again."""
+    agent = agent_config()
+    return dataclasses.make_dataclass("Config", [("agent", agent, dataclasses.field(default=MISSING))],
+                                      bases=(Config,))
+
+
 def register_configs() -> None:
-    """Put the schema into Hydra's ConfigStore; group YAMLs extend it with `@_here_`."""
+    """Put the schema into Hydra's ConfigStore; group YAMLs extend it with `@_here_`. Run again after
+    adding an algorithm with keys of its own."""
     cs = ConfigStore.instance()
-    cs.store(name="config_schema", node=Config)
+    config = schema()
+    cs.store(name="config_schema", node=config)
     cs.store(group="schema/env", name="base", node=EnvConfig)
-    cs.store(group="schema/agent", name="base", node=AgentConfig)
+    cs.store(group="schema/agent", name="base", node=typing.get_type_hints(config)["agent"])
     cs.store(group="schema/schedule", name="base", node=ScheduleConfig)
     cs.store(group="schema/mode", name="base", node=ModeConfig)
 
 
-class NotApplicable(ValueError):
-    """A legal value in a combination that does not apply (async on one env, groups that do
-    not divide num_envs, step in batches): a sweep records such a job as skipped, not failed."""
-
-
-def _at_least(key: str, value: Any, low: int) -> None:
-    if value < low:
-        raise ValueError(f"{key}={value}: must be >= {low}")
-
-
-def _finite(key: str, value: Any, allowed: str) -> None:
-    """Refuse inf, -inf and nan before the range checks: a comparison with nan is always False, and
-    inf would pass `> 0`, run the whole job and leave a record that JSON cannot hold."""
-    if value is not None and not math.isfinite(value):
-        raise ValueError(f"{key}={value}: must be a finite number {allowed}")
-
-
-def _one_of(key: str, value: Any, allowed: tuple[str, ...]) -> None:
-    if value not in allowed:
-        raise ValueError(f"{key}={value}: must be one of {', '.join(allowed)}")
-
-
 def _entry(registry: Registry, value: Any):
     """The registry's entry for a config value; one line naming the key and the names it has."""
-    _one_of(registry.key, value, registry.names())
+    one_of(registry.key, value, registry.names())
     return registry[value]
 
 
@@ -204,75 +190,89 @@ def known_games() -> list[str]:
     return sorted(roms.get_all_rom_ids())
 
 
+def algo_config(agent: Any) -> Any:
+    """The chosen algorithm's own config (`agent.algos.config.AlgoConfig`), read off the agent node."""
+    return ALGOS[agent.algo].config_class().of(agent)
+
+
 def validate(cfg: Any, machine: Callable[[], tuple[Optional[int], int]] = memory.machine) -> None:
     """Refuse a bad value with one ValueError naming key, value and what is allowed.
 
-    Runs before any environment or model is built, so a typo costs nothing. The
-    relations between values that a sweep crosses come last, as NotApplicable.
-    `machine()` says the memory available and the slots sharing it (memory.machine reads them).
+    Runs before any environment or model is built, so a typo costs nothing. Each part checks its
+    own keys: the names against the registries, the env, the chosen algorithm (its config's
+    `check`), the schedule, the run; then what the machine has; the relations between values that
+    a sweep crosses come last, as NotApplicable. `machine()` says the memory available and the
+    slots sharing it (memory.machine reads them).
     """
     mode = _entry(MODES, cfg.mode.name)
     _entry(NETWORKS, cfg.agent.name)
-    _one_of("device", cfg.device, DEVICES)
-    _one_of("env.upload", cfg.env.upload, UPLOADS)
+    one_of("device", cfg.device, DEVICES)
+    one_of("env.upload", cfg.env.upload, UPLOADS)
     backend = _entry(BACKENDS, cfg.env.backend)
     runtime = _entry(RUNTIMES, cfg.agent.runtime)
     algo = _entry(ALGOS, cfg.agent.algo)
+    _check_env(cfg.env)
+    algo_config(cfg.agent).check()
+    _check_schedule(cfg.schedule, algo)
+    at_least("mode.groups", cfg.mode.groups, 1)
+    at_least("seed", cfg.seed, 0)
+    at_least("round", cfg.round, 0)
+    positive("stall_timeout_s", cfg.stall_timeout_s)
+    _check_machine(cfg, backend, runtime, mode, machine)
+    # Relations last: a NotApplicable then means every value on its own was right.
+    check_batches(backend, cfg.env.num_envs, cfg.mode.groups, emulators=mode.emulators)
+    _check_mode(cfg, mode, runtime)
+    _check_agent_relations(cfg.agent, mode, runtime, algo)
+    if cfg.schedule.total_env_steps is not None and mode.kind != "loop":
+        raise NotApplicable(f"mode.name={cfg.mode.name}: a learning run needs emulators and an agent; "
+                            f"allowed: {', '.join(MODES.names(kind='loop'))}")
+
+
+def _check_env(env: Any) -> None:
     games = known_games()
-    if cfg.env.game not in games:
-        close = difflib.get_close_matches(cfg.env.game, games, n=3, cutoff=0.6)
+    if env.game not in games:
+        close = difflib.get_close_matches(env.game, games, n=3, cutoff=0.6)
         hint = f"; did you mean {', '.join(close)}?" if close else f"; ale-py has {len(games)} ROMs, e.g. pong, breakout"
-        raise ValueError(f"env.game={cfg.env.game}: not a ROM that ale-py has{hint}")
-    _at_least("env.num_envs", cfg.env.num_envs, 1)
-    _at_least("env.frameskip", cfg.env.frameskip, 1)
-    if cfg.env.num_threads is not None:
-        _at_least("env.num_threads", cfg.env.num_threads, 1)
-    _at_least("agent.num_steps", cfg.agent.num_steps, 1)
-    _at_least("agent.update_epochs", cfg.agent.update_epochs, 1)
-    _at_least("agent.num_minibatches", cfg.agent.num_minibatches, 1)
-    if cfg.agent.num_steps % cfg.agent.num_minibatches:
-        raise ValueError(
-            f"agent.num_minibatches={cfg.agent.num_minibatches}: must divide "
-            f"agent.num_steps={cfg.agent.num_steps}"
-        )
-    _one_of("agent.clip_around", cfg.agent.clip_around, CLIP_AROUND)
-    _finite("agent.learning_rate", cfg.agent.learning_rate, "> 0")
-    if not cfg.agent.learning_rate > 0:
-        raise ValueError(f"agent.learning_rate={cfg.agent.learning_rate}: must be > 0")
-    _check_ppo(cfg.agent)
-    _at_least("schedule.reps", cfg.schedule.reps, 1)
-    _at_least("schedule.bench_steps", cfg.schedule.bench_steps, 1)
-    _at_least("schedule.warmup", cfg.schedule.warmup, 1)
-    _at_least("schedule.return_window", cfg.schedule.return_window, 1)
-    learning = cfg.schedule.total_env_steps is not None
-    _finite("schedule.target_return", cfg.schedule.target_return, "or null")
-    _finite("schedule.max_seconds", cfg.schedule.max_seconds, "> 0")
+        raise ValueError(f"env.game={env.game}: not a ROM that ale-py has{hint}")
+    at_least("env.num_envs", env.num_envs, 1)
+    at_least("env.frameskip", env.frameskip, 1)
+    if env.num_threads is not None:
+        at_least("env.num_threads", env.num_threads, 1)
+
+
+def _check_schedule(schedule: Any, algo: Any) -> None:
+    at_least("schedule.reps", schedule.reps, 1)
+    at_least("schedule.bench_steps", schedule.bench_steps, 1)
+    at_least("schedule.warmup", schedule.warmup, 1)
+    at_least("schedule.return_window", schedule.return_window, 1)
+    learning = schedule.total_env_steps is not None
+    finite("schedule.target_return", schedule.target_return, "or null")
+    finite("schedule.max_seconds", schedule.max_seconds, "> 0")
     if learning:
-        _at_least("schedule.total_env_steps", cfg.schedule.total_env_steps, 1)
+        at_least("schedule.total_env_steps", schedule.total_env_steps, 1)
         if not algo.learns:
-            raise ValueError(f"schedule.total_env_steps={cfg.schedule.total_env_steps}: a learning run "
+            raise ValueError(f"schedule.total_env_steps={schedule.total_env_steps}: a learning run "
                              f"needs agent.algo={' or '.join(ALGOS.names(learns=True))} "
-                             f"(agent.algo={cfg.agent.algo} does not learn)")
-    if cfg.schedule.stop_at_target and (not learning or cfg.schedule.target_return is None):
+                             f"(agent.algo={algo.name} does not learn)")
+    if schedule.stop_at_target and (not learning or schedule.target_return is None):
         raise ValueError("schedule.stop_at_target=true: needs a learning run (schedule.total_env_steps) "
                          "with schedule.target_return set")
-    if cfg.schedule.interleave is not None:
-        _one_of("schedule.interleave", cfg.schedule.interleave, MODES.names(kind="probe", agent=False))
+    if schedule.interleave is not None:
+        one_of("schedule.interleave", schedule.interleave, MODES.names(kind="probe", agent=False))
         if learning:
-            raise ValueError(f"schedule.interleave={cfg.schedule.interleave}: a learning run is one "
+            raise ValueError(f"schedule.interleave={schedule.interleave}: a learning run is one "
                              "repetition with nothing to interleave; use it with timed repetitions")
-    if cfg.schedule.max_seconds is not None:
-        if not cfg.schedule.max_seconds > 0:
-            raise ValueError(f"schedule.max_seconds={cfg.schedule.max_seconds}: must be > 0")
+    if schedule.max_seconds is not None:
+        positive("schedule.max_seconds", schedule.max_seconds)
         if not learning:
-            raise ValueError(f"schedule.max_seconds={cfg.schedule.max_seconds}: only a learning run "
+            raise ValueError(f"schedule.max_seconds={schedule.max_seconds}: only a learning run "
                              "(schedule.total_env_steps) stops on time; timed repetitions have a fixed length")
-    _at_least("mode.groups", cfg.mode.groups, 1)
-    _at_least("seed", cfg.seed, 0)
-    _at_least("round", cfg.round, 0)
-    _finite("stall_timeout_s", cfg.stall_timeout_s, "> 0")
-    if not cfg.stall_timeout_s > 0:
-        raise ValueError(f"stall_timeout_s={cfg.stall_timeout_s}: must be > 0")
+
+
+def _check_machine(cfg: Any, backend: Any, runtime: Any, mode: Any,
+                   machine: Callable[[], tuple[Optional[int], int]]) -> None:
+    """What the job needs of this machine: CUDA where asked for, the backend's package, the memory
+    its emulators take."""
     if runtime.needs_cuda and cfg.device == "cpu":
         raise ValueError(f"agent.runtime={runtime.name}: needs device=cuda or auto, not cpu")
     if cfg.device == "cuda" or runtime.needs_cuda:
@@ -289,15 +289,9 @@ def validate(cfg: Any, machine: Callable[[], tuple[Optional[int], int]] = memory
     problem = mode.emulators and memory.refusal(cfg.env.num_envs, backend, machine())
     if problem:
         raise ValueError(problem)
-    # Relations last: a NotApplicable then means every value on its own was right.
-    if cfg.mode.groups > 1 and mode.emulators and not backend.batches:
-        # a sweep crossing backends with async skips these
-        raise NotApplicable(f"mode.groups={cfg.mode.groups}: env.backend={backend.name} has no async batches "
-                            f"({backend.no_batches_why}); use groups=1")
-    if cfg.env.num_envs % cfg.mode.groups:
-        raise NotApplicable(
-            f"mode.groups={cfg.mode.groups}: must divide env.num_envs={cfg.env.num_envs}"
-        )
+
+
+def _check_mode(cfg: Any, mode: Any, runtime: Any) -> None:
     if cfg.mode.groups > 1 and not mode.groups:
         raise NotApplicable(f"mode.groups={cfg.mode.groups}: only {', '.join(MODES.names(groups=True))} "
                             "take groups > 1")
@@ -307,41 +301,30 @@ def validate(cfg: Any, machine: Callable[[], tuple[Optional[int], int]] = memory
     if mode.in_one_batch and cfg.mode.groups == 1:
         raise NotApplicable(f"mode.groups=1: {mode.name} in one batch is {mode.in_one_batch}; "
                             f"use mode={mode.in_one_batch} or groups >= 2")
-    if cfg.agent.overlap and not mode.agent:  # a sweep crossing overlap with the probes runs this one once
+
+
+def _check_agent_relations(agent: Any, mode: Any, runtime: Any, algo: Any) -> None:
+    """agent.overlap against the mode, the algorithm and the runtime; another algorithm's key left
+    at its default (the chosen one does not read it: a sweep crossing algorithms with it runs the
+    others once)."""
+    if agent.overlap and not mode.agent:  # a sweep crossing overlap with the probes runs this one once
         raise NotApplicable(f"agent.overlap=true: mode={mode.name} runs no agent, so its figure is agent.overlap="
                             "false's, which bounds both (the collector lends it); use agent.overlap=false")
-    if cfg.agent.overlap and not algo.overlaps:
+    if agent.overlap and not algo.overlaps:
         raise NotApplicable(f"agent.overlap=true: agent.algo={algo.name}'s update reads the rollout slots the next "
                             f"rollout writes; allowed with agent.algo={' or '.join(ALGOS.names(overlaps=True))}")
-    if cfg.agent.overlap and not runtime.overlaps:
+    if agent.overlap and not runtime.overlaps:
         raise NotApplicable(f"agent.overlap=true: agent.runtime={runtime.name} does not run the update on a stream "
                             f"of its own; allowed with agent.runtime={' or '.join(RUNTIMES.names(overlaps=True))}")
-    if cfg.agent.clip_around != "acting" and not algo.learns:
-        raise NotApplicable(f"agent.clip_around={cfg.agent.clip_around}: agent.algo={algo.name} clips nothing; "
-                            f"allowed with agent.algo={' or '.join(ALGOS.names(learns=True))}")
-    if cfg.agent.normalize_obs and not algo.learns:
-        raise NotApplicable(f"agent.normalize_obs=true: agent.algo={algo.name} does not train on its frames; "
-                            f"allowed with agent.algo={' or '.join(ALGOS.names(learns=True))}")
-    if learning and mode.kind != "loop":
-        raise NotApplicable(f"mode.name={cfg.mode.name}: a learning run needs emulators and an agent; "
-                            f"allowed: {', '.join(MODES.names(kind='loop'))}")
-
-
-def _check_ppo(agent: Any) -> None:
-    """PPO's hyperparameters (checked whatever the algo: a typo is a typo)."""
-    for key, allowed in (("gamma", "in (0, 1]"), ("gae_lambda", "in [0, 1]"), ("clip_coef", "> 0"),
-                         ("max_grad_norm", "> 0"), ("vf_coef", ">= 0"), ("ent_coef", ">= 0")):
-        _finite(f"agent.{key}", getattr(agent, key), allowed)
-    if not 0 < agent.gamma <= 1:
-        raise ValueError(f"agent.gamma={agent.gamma}: must be in (0, 1]")
-    if not 0 <= agent.gae_lambda <= 1:
-        raise ValueError(f"agent.gae_lambda={agent.gae_lambda}: must be in [0, 1]")
-    for key in ("clip_coef", "max_grad_norm"):
-        if not getattr(agent, key) > 0:
-            raise ValueError(f"agent.{key}={getattr(agent, key)}: must be > 0")
-    for key in ("vf_coef", "ent_coef"):
-        if not getattr(agent, key) >= 0:
-            raise ValueError(f"agent.{key}={getattr(agent, key)}: must be >= 0")
+    defaults = {a.name: {f.name: f.default for f in dataclasses.fields(a.config_class())} for a in ALGOS}
+    read = {f.name for f in dataclasses.fields(CommonAgentConfig)} | set(defaults[algo.name])
+    for keys in defaults.values():
+        for key, default in keys.items():
+            value = getattr(agent, key, default)
+            if key not in read and value != default:
+                users = [name for name, theirs in defaults.items() if key in theirs]
+                raise NotApplicable(f"agent.{key}={shown(value)}: agent.algo={algo.name} does not read it; "
+                                    f"allowed with agent.algo={' or '.join(users)}")
 
 
 def resolved_device(name: str) -> str:
@@ -369,11 +352,10 @@ def warnings_for(cfg: Any) -> list[str]:
                      f"stall_timeout_s={timeout:g}, which stops a set-up that takes longer; raise stall_timeout_s")
     if cfg.schedule.total_env_steps is not None:
         return notes  # one learning run: no repetitions, no bench_steps
-    if MODES[cfg.mode.name].agent and cfg.schedule.bench_steps < cfg.agent.num_steps:
-        notes.append(
-            f"schedule.bench_steps={cfg.schedule.bench_steps} < agent.num_steps="
-            f"{cfg.agent.num_steps}: no update falls inside the timed steps"
-        )
+    every = algo_config(cfg.agent).update_every()
+    if MODES[cfg.mode.name].agent and every is not None and cfg.schedule.bench_steps < every[1]:
+        notes.append(f"schedule.bench_steps={cfg.schedule.bench_steps} < agent.{every[0]}={every[1]}: "
+                     "no update falls inside the timed steps")
     if cfg.schedule.reps == 1:
         notes.append("schedule.reps=1: this job alone gives no interval (pool rounds in the collector)")
     if cfg.schedule.warmup < 3 and RUNTIMES[cfg.agent.runtime].builds_in_warmup:

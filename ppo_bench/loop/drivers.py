@@ -3,13 +3,14 @@
 A driver's `step(slot)` does one loop step's interaction, inference and
 rollout stores, and hands the agent each batch's step results (`observe`:
 rewards and episode ends, which PPO learns from); `loop.run_loop` calls it
-and runs the update when the agent says one is due. Every driver with
-emulators counts the steps each env took (from `info["env_id"]`), so the
-result can show that modes did the same work. Which driver a mode uses is
-its registry entry's (registry.MODES); every driver is built the same way,
-`Driver(envs, agent, seed, groups)`, with what its mode needs (the job
-builds the emulators only for a mode with emulators, the agent only for one
-with an agent).
+and runs the update when the agent says one is due (`update_after`). Every
+driver with emulators counts the steps each env took (from `info["env_id"]`),
+so the result can show that modes did the same work. Which driver a mode uses
+is its registry entry's (registry.MODES); every driver is built the same way,
+`Driver(envs, agent, seed, groups, observers=None)`, with what its mode needs
+(the job builds the emulators only for a mode with emulators, the agent only
+for one with an agent). A driver reads only the runtime's calls of the agent
+(and its `spec`), never the algorithm's.
 
 - step:       infer, store, then blocking `envs.step` (= send + recv).
 - sendrecv:   recv, infer, send at once, then store and observe the batch's
@@ -27,12 +28,16 @@ with an agent).
 - agent_only: the agent alone (the frames' upload, inference, stores, action
               download, update) on synthetic host frames, in batches as async.
 
-`vector_env` is the backend's env under a driver (None without emulators):
-the phase clocks wrap its calls.
+`vector_env` is the backend's env under a driver (None without emulators).
+A driver tells its `observers` (see observers) of every call it makes into the
+emulators, the upload and the agent, as the phase it is (phases.PHASES), and of
+every loop step's end: the job's progress counter and the profile's phase
+clocks are observers, and nothing of a driver is replaced.
 """
 
 from __future__ import annotations
 
+import abc
 from typing import Any, Optional
 
 import numpy as np
@@ -40,18 +45,52 @@ import torch
 
 from ppo_bench.env.backends import VectorEnv
 from ppo_bench.env.torch_envs import TorchEnvs, Upload
+from ppo_bench.loop.observers import Observers
 
 
-class _LoopDriver:
+class Driver(abc.ABC):
+    """What the loop steps (`step`) and reads: `agent` (the runtime, or None without one),
+    `vector_env` (None without emulators), `env_steps` (each env's steps, None without emulators)
+    and `observers` (what it tells; the one given, or its own)."""
+
+    agent: Any = None
+    vector_env: Optional[VectorEnv] = None
+    env_steps: Optional[np.ndarray] = None
+
+    def __init__(self, observers: Optional[Observers] = None):
+        self.observers = Observers() if observers is None else observers
+
+    def step(self, slot: int) -> None:
+        """One loop step at rollout slot `slot`; the observers are told when it has ended."""
+        self._step(slot)
+        self.observers.on_step(slot)
+
+    @abc.abstractmethod
+    def _step(self, slot: int) -> None:
+        """One loop step's interaction, inference and stores."""
+
+    def pending(self) -> int:
+        """Batches the emulators owe this driver between two loop steps (recv'd by none yet)."""
+        return 0
+
+    @abc.abstractmethod
+    def close(self) -> None:
+        """Close the emulators (if any)."""
+
+
+class _LoopDriver(Driver):
     """What the drivers over emulators and an agent share: env-step counts, a new vector env mid-run."""
 
-    def __init__(self, envs: TorchEnvs, agent: Any, seed: int, groups: int = 1):
+    def __init__(self, envs: TorchEnvs, agent: Any, seed: int, groups: int = 1,
+                 observers: Optional[Observers] = None):
+        super().__init__(observers)
         self.agent, self.groups = agent, groups
         self.env_steps = np.zeros(envs.envs.num_envs, dtype=np.int64)
         self._begin(envs, seed)
 
+    @abc.abstractmethod
     def _begin(self, envs: TorchEnvs, seed: int) -> None:
-        raise NotImplementedError
+        """Reset `envs` and start the agent's episodes on the frames it returned."""
 
     def restart(self, envs: TorchEnvs, seed: int) -> None:
         """Go on over a new vector env (the old one lost track of its envs): the agent drops what
@@ -59,10 +98,6 @@ class _LoopDriver:
         self.envs.close()
         self.agent.restart()
         self._begin(envs, seed)
-
-    def pending(self) -> int:
-        """Batches the emulators owe this driver between two loop steps (recv'd by none yet)."""
-        return 0
 
     def reset(self, seed: int) -> None:
         """Start over on the same vector env, with no step in flight (see `pending`, `drain`), after
@@ -91,11 +126,13 @@ class StepDriver(_LoopDriver):
         self.frames, self.ids = envs.reset(seed)
         self.agent.start(self.ids)
 
-    def step(self, slot: int) -> None:
-        actions, values = self.agent.act(self.frames, slot, self.ids)
-        self.agent.store(self.frames, actions, values)
-        self.frames, self.ids, rewards, terminations, truncations = self.envs.step(self.agent.actions_to_host(actions))
-        self.agent.observe(self.ids, rewards, terminations, truncations)
+    def _step(self, slot: int) -> None:
+        tell, agent = self.observers, self.agent
+        actions, values = tell.call("inference", agent.act, self.frames, slot, self.ids)
+        tell.call("stores", agent.store, self.frames, actions, values)
+        host_actions = tell.call("action_download", agent.actions_to_host, actions)
+        self.frames, self.ids, rewards, terminations, truncations = tell.call("emulators", self.envs.step, host_actions)
+        tell.call("observe", agent.observe, self.ids, rewards, terminations, truncations)
         self.env_steps[self.ids] += 1
 
 
@@ -114,29 +151,32 @@ class SendRecvDriver(_LoopDriver):
         that reset() did not hand back."""
         return self.groups - (self.reset_batch is not None)
 
-    def step(self, slot: int) -> None:
+    def _step(self, slot: int) -> None:
+        tell, agent = self.observers, self.agent
         for _ in range(self.groups):
             results = None
             if self.reset_batch is None:
-                frames, ids, *results = self.envs.recv()
+                frames, ids, *results = tell.call("emulators", self.envs.recv)
             else:
                 (frames, ids), self.reset_batch = self.reset_batch, None
-            actions, values = self.agent.act(frames, slot, ids)
-            self.envs.send(self.agent.actions_to_host(actions))
+            actions, values = tell.call("inference", agent.act, frames, slot, ids)
+            tell.call("emulators", self.envs.send, tell.call("action_download", agent.actions_to_host, actions))
             # the host's bookkeeping after the send, while the emulators step: not between an env's
             # frames and its next action (at 1 to 8 envs each env waits for that chain)
-            self.agent.store(frames, actions, values)
+            tell.call("stores", agent.store, frames, actions, values)
             if results is not None:
-                self.agent.observe(ids, *results)
+                tell.call("observe", agent.observe, ids, *results)
             self.env_steps[ids] += 1
 
 
-class EnvOnlyDriver:
+class EnvOnlyDriver(Driver):
     """The emulators alone, constant actions, nothing on the device: blocking steps, or with
     `groups` > 1 send/recv over batches of num_envs / groups, as async drives them."""
 
-    def __init__(self, envs: VectorEnv, agent: None, seed: int, groups: int = 1):
-        self.envs, self.agent, self.groups, self.vector_env = envs, None, groups, envs
+    def __init__(self, envs: VectorEnv, agent: None, seed: int, groups: int = 1,
+                 observers: Optional[Observers] = None):
+        super().__init__(observers)
+        self.envs, self.groups, self.vector_env = envs, groups, envs
         self.env_steps = np.zeros(envs.num_envs, dtype=np.int64)
         self.actions = np.zeros(envs.batch_size, dtype=np.int64)
         ids = envs.reset(seed=seed)[1]["env_id"]
@@ -146,24 +186,25 @@ class EnvOnlyDriver:
         """As SendRecvDriver's: in batches, every one sent after a loop step; blocking steps owe none."""
         return 0 if self.groups == 1 else self.groups - (self.reset_ids is not None)
 
-    def step(self, slot: int) -> None:
+    def _step(self, slot: int) -> None:
+        tell = self.observers
         if self.groups == 1:
-            info = self.envs.step(self.actions)[-1]
+            info = tell.call("emulators", self.envs.step, self.actions)[-1]
             self.env_steps[info["env_id"]] += 1
             return
         for _ in range(self.groups):
             if self.reset_ids is None:
-                ids = self.envs.recv()[-1]["env_id"]
+                ids = tell.call("emulators", self.envs.recv)[-1]["env_id"]
             else:
                 ids, self.reset_ids = self.reset_ids, None
-            self.envs.send(self.actions)
+            tell.call("emulators", self.envs.send, self.actions)
             self.env_steps[ids] += 1
 
     def close(self) -> None:
         self.envs.close()
 
 
-class AgentOnlyDriver:
+class AgentOnlyDriver(Driver):
     """The agent's side of the loop on synthetic frames: the frames' upload, inference, stores,
     action download, update.
 
@@ -175,23 +216,23 @@ class AgentOnlyDriver:
     a warm cache where the loop's reads frames the emulator threads just wrote.
     """
 
-    env_steps = None
-    vector_env = None
-
-    def __init__(self, upload: Upload, agent: Any, seed: int, groups: int = 1):
-        spec = agent.algo.spec
+    def __init__(self, upload: Upload, agent: Any, seed: int, groups: int = 1,
+                 observers: Optional[Observers] = None):
+        super().__init__(observers)
+        spec = agent.spec
         self.agent, self.upload = agent, upload
         batch = spec.num_envs // groups
         gen = torch.Generator().manual_seed(seed)
         self.frames = torch.randint(0, 256, (batch, *spec.obs_shape), dtype=torch.uint8, generator=gen).numpy()
         self.ids = [np.arange(g * batch, (g + 1) * batch) for g in range(groups)]
 
-    def step(self, slot: int) -> None:
+    def _step(self, slot: int) -> None:
+        tell, agent = self.observers, self.agent
         for ids in self.ids:
-            frames = self.upload.frames(self.frames)
-            actions, values = self.agent.act(frames, slot, ids)
-            self.agent.actions_to_host(actions)
-            self.agent.store(frames, actions, values)
+            frames = tell.call("upload", self.upload.frames, self.frames)
+            actions, values = tell.call("inference", agent.act, frames, slot, ids)
+            tell.call("action_download", agent.actions_to_host, actions)
+            tell.call("stores", agent.store, frames, actions, values)
 
     def close(self) -> None:
         pass

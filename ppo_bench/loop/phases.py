@@ -1,8 +1,9 @@
 """Where one loop step's wall time goes, seen from the host.
 
 `schedule.profile=true` runs one more repetition after the timed ones with a
-clock around each call the loop makes into the emulators, the upload, the
-agent and the action download (the timed repetitions stay uninstrumented).
+`PhaseClock` among the driver's observers: the driver tells it of each call it
+makes into the emulators, the upload, the agent and the action download, and the
+loop of each update (see observers; the timed repetitions have no clock to tell).
 Each phase is charged its own time, not its callees' (exclusive time), so the
 phases and `other` (driver bookkeeping, Python) add up to the repetition's
 wall time.
@@ -17,63 +18,48 @@ action copy), `stores` is empty, and `update` is one graph launch. `observe` is
 the host's bookkeeping of a batch's results (episodes, the rollout's staging):
 in sendrecv and async it runs after the send, beside the emulators' step, so
 that `other` is the loop's own Python on the way from a recv to the next send.
+`emulators` is the env adapter's call less the upload inside it, which the
+adapter tells as `upload` (where it is given the driver's observers).
 """
 
 from __future__ import annotations
 
 import time
-from typing import Any, Callable
+from typing import Any
 
-# phase name -> (object path on the driver, method); paths that a driver lacks are skipped
-PHASES = {
-    "emulators": [("vector_env", "step"), ("vector_env", "send"), ("vector_env", "recv")],
-    "upload": [("envs.upload", "frames"), ("upload", "frames")],
-    "inference": [("agent", "act")],
-    "action_download": [("agent", "actions_to_host")],
-    "stores": [("agent", "store")],
-    "observe": [("agent", "observe")],
-    "update": [("agent", "update")],
-}
+from ppo_bench.loop.observers import Observer
+
+PHASES = ("emulators", "upload", "inference", "action_download", "stores", "observe", "update")
+"""The phases a driver and the loop tell, in the order a profile lists them."""
 
 
-def _target(driver: Any, path: str) -> Any:
-    obj = driver
-    for name in path.split("."):
-        obj = getattr(obj, name, None)
-    return obj
+class PhaseClock(Observer):
+    """Exclusive-time clocks of the phases a driver tells, from its construction to `restore`."""
 
-
-class PhaseClock:
-    """Wraps the loop's calls on one driver with exclusive-time clocks; `restore` undoes it."""
+    hears_phases = True
 
     def __init__(self, driver: Any):
         self.seconds = {name: 0.0 for name in PHASES}
-        self._children: list[float] = []  # time spent in timed callees, per open call
-        self._wrapped: list[tuple[Any, str]] = []
-        for phase, calls in PHASES.items():
-            for path, method in calls:
-                obj = _target(driver, path)
-                if obj is not None and hasattr(obj, method):
-                    setattr(obj, method, self._timed(phase, getattr(obj, method)))
-                    self._wrapped.append((obj, method))
+        self._open: list[tuple[str, float, float]] = []  # (phase, start, time in timed callees) per open call
+        self._driver = driver
+        driver.observers.add(self)
 
-    def _timed(self, phase: str, fn: Callable) -> Callable:
-        def timed(*args, **kwargs):
-            self._children.append(0.0)
-            t = time.perf_counter()
-            try:
-                return fn(*args, **kwargs)
-            finally:
-                spent = time.perf_counter() - t
-                self.seconds[phase] += spent - self._children.pop()
-                if self._children:
-                    self._children[-1] += spent
-        return timed
+    def begin(self, phase: str) -> None:
+        self._open.append((phase, time.perf_counter(), 0.0))
+
+    def end(self, phase: str) -> None:
+        now = time.perf_counter()
+        name, start, inside = self._open.pop()
+        spent = now - start
+        self.seconds[name] += spent - inside
+        if self._open:
+            outer, outer_start, outer_inside = self._open[-1]
+            self._open[-1] = (outer, outer_start, outer_inside + spent)
 
     def restore(self) -> None:
-        for obj, method in self._wrapped:
-            delattr(obj, method)  # the instance attribute goes; the class's method shows again
-        self._wrapped = []
+        """The driver goes on untimed."""
+        self._driver.observers.remove(self)
+        self._open = []
 
     def report(self, wall_s: float, drain_s: float, loop_steps: int) -> dict:
         """Milliseconds per loop step for each phase; `other` is what the phases do not cover."""

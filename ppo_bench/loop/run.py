@@ -1,7 +1,8 @@
 """The one loop that every job runs: `run_loop`, for warm-up, timed repetitions and learning.
 
 A loop step is the driver's `step(slot)`; after it, the update runs when the
-agent says one is due. The warm-up, each timed repetition and a learning run
+agent says one is due (`update_after`), told to the driver's observers as the
+phase `update`. The warm-up, each timed repetition and a learning run
 are that loop with another end (`until`) and another thing to do after an
 update (`on_update`); nothing else steps a driver.
 
@@ -12,8 +13,8 @@ device work is charged to the repetition that queued it. The first loop step
 (which compiles the inference) is timed on its own, the rest of the warm-up
 (CUDA-graph capture, the first update) separately, and nothing is logged
 inside a timed repetition: `on_rep` is called between them. With `profile`,
-one more repetition runs after the timed ones under a `PhaseClock` (see
-`phases`); it is not one of the timed repetitions. Wall-clock times
+one more repetition runs after the timed ones with a `PhaseClock` among the
+driver's observers (see `phases`); it is not one of the timed repetitions. Wall-clock times
 (`time.time`) are read only to stamp the record.
 """
 
@@ -34,13 +35,14 @@ from ppo_bench.record.results import CURVE_KEYS, to_target
 def run_loop(driver: Any, until: Callable[[int], bool], first: int = 0,
              on_update: Optional[Callable[[], None]] = None) -> int:
     """Loop steps `first`, `first` + 1, ... until `until(step)` holds before one; an update after
-    each step at which the agent has one due. Returns the first step not taken."""
-    agent, s = driver.agent, first
-    num_steps = agent.algo.cfg.num_steps if agent is not None else 1
+    each step at which the agent has one due. Loop step s acts at the agent's slot s % slots.
+    Returns the first step not taken."""
+    agent, s, tell = driver.agent, first, driver.observers
+    slots = agent.slots if agent is not None else 1
     while not until(s):
-        driver.step(s % num_steps)
-        if agent is not None and agent.update_due(s):
-            agent.update()
+        driver.step(s % slots)
+        if agent is not None and agent.update_after(s):
+            tell.call("update", agent.update)
             if on_update is not None:
                 on_update()
         s += 1
@@ -93,8 +95,8 @@ def warm_up(driver: Any, steps: int, sync: Callable[[], None]) -> tuple[float, f
     t = time.perf_counter()
     s = run_loop(driver, until=lambda s: s >= steps, first=1)
     if agent is not None and agent.updates == 0:
-        if agent.update_ready():
-            agent.update()
+        if agent.can_update():
+            driver.observers.call("update", agent.update)
         else:
             run_loop(driver, until=lambda _: agent.updates > 0, first=s)
     sync()

@@ -16,15 +16,15 @@ before; the minibatch order permutes samples.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import torch
 import torch.nn as nn
 
-from ppo_bench.agent.algos.episodes import EpisodeTracker, gae
-from ppo_bench.agent.algos.rollout import RolloutIndex
-from ppo_bench.agent.algos import Algorithm, Spec
+from ppo_bench.agent.algos.base import ActorCriticAlgorithm, Spec
+from ppo_bench.agent.algos.ppo.config import PPOConfig
+from ppo_bench.agent.algos.ppo.episodes import EpisodeTracker, gae
+from ppo_bench.agent.algos.ppo.rollout import RolloutIndex
 
 
 @dataclass
@@ -46,15 +46,16 @@ class Buffers:
                    *(torch.zeros(rows, dtype=torch.float32, device=device) for _ in range(5)))
 
 
-class PPO(Algorithm):
-    def __init__(self, cfg: Any, spec: Spec):
-        super().__init__(cfg, spec, ppo_init=True)
+class PPO(ActorCriticAlgorithm):
+    def __init__(self, cfg: PPOConfig, spec: Spec):
+        super().__init__(spec, ppo_init=True, normalize_obs=cfg.normalize_obs)
+        self.cfg = cfg
         n, b = spec.num_envs, spec.batch_size
         # A tensor step size lets a replayed update read an annealed value.
         lr = torch.tensor(cfg.learning_rate, device=spec.device) if spec.capturable else cfg.learning_rate
         self.opt = torch.optim.Adam(self.net.parameters(), lr=lr, eps=1e-5, capturable=spec.capturable)
         # with overlap the rollout an update trains on stays put while the next one is collected
-        self.index = RolloutIndex(cfg.num_steps, n, batches=n // b, live=2 if cfg.overlap else 1)
+        self.index = RolloutIndex(cfg.num_steps, n, batches=n // b, live=2 if spec.overlap else 1)
         self.tracker = EpisodeTracker(n)
         self.buffers = Buffers.zeros(self.index.trash + 1, spec.obs_shape, spec.device)
         # [rows to act into, rows whose results arrived]; [clipped reward, terminated, valid]
@@ -64,7 +65,15 @@ class PPO(Algorithm):
         self._span_host, self._span_np, self._span = self.staging((2, n), torch.int64)
         self._window = torch.arange(2 * cfg.num_steps - 1, device=spec.device)  # a rollout and its bootstrap
         self._envs = torch.arange(n, device=spec.device)
-        self.order_shape = (cfg.update_epochs, self.index.samples)
+
+    @property
+    def slots(self) -> int:
+        """Unused: each env's rows come from the rollout index, whatever the loop step."""
+        return self.cfg.num_steps
+
+    @property
+    def order_shape(self) -> tuple[int, int]:
+        return self.cfg.update_epochs, self.index.samples
 
     def start(self, ids: np.ndarray) -> None:
         self.tracker.start(ids)
@@ -100,7 +109,7 @@ class PPO(Algorithm):
         self._results.copy_(self._results_host, non_blocking=True)
         acted = self._rows[0]
         self._write_results(self._rows[1], self._results)
-        logits, values = self.policy(frames)
+        logits, values = self._policy(frames)
         logits = logits.float()
         # Gumbel-max: argmax(logits - log E), E ~ Exp(1), samples softmax(logits).
         actions = (logits - torch.empty_like(logits).exponential_().log()).argmax(-1)
@@ -117,17 +126,19 @@ class PPO(Algorithm):
         b.dones.index_copy_(0, rows, results[1])
         b.valid.index_copy_(0, rows, results[2])
 
-    def update_due(self, loop_step: int) -> bool:
-        """When the envs' rollouts hold num_steps x num_envs transitions (see rollout)."""
+    def update_after(self, loop_step: int) -> bool:
+        """When the envs' rollouts hold num_steps x num_envs transitions (see rollout), whatever
+        the loop step."""
         return self.index.due()
 
-    def update_ready(self) -> bool:
+    def can_update(self) -> bool:
+        """Only with complete rollouts: the warm-up steps on until they are."""
         return self.index.due()
 
     def prepare_update(self) -> None:
         """Each env's rollout rows, and the annealed step size (set before the launch)."""
         if not self.index.due():
-            raise RuntimeError("ppo update before the rollouts are complete (see update_due)")
+            raise RuntimeError("ppo update before the rollouts are complete (see update_after)")
         self._span_np[0], self._span_np[1] = self.index.base % self.index.ring, self.index.lengths
         self._span.copy_(self._span_host, non_blocking=True)
         # The results observed since the last act belong to the rollout and the next act would

@@ -14,12 +14,12 @@ the update never reads a device value on the host (the reference's
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import torch
 
-from ppo_bench.agent.algos import Algorithm, Spec
+from ppo_bench.agent.algos.base import ActorCriticAlgorithm, Spec
+from ppo_bench.agent.algos.reference.config import ReferenceConfig
 
 
 @dataclass
@@ -37,16 +37,25 @@ class Buffers:
                    torch.zeros((steps, n), dtype=torch.float32, device=device))
 
 
-class Reference(Algorithm):
-    def __init__(self, cfg: Any, spec: Spec):
-        super().__init__(cfg, spec, ppo_init=False)
+class Reference(ActorCriticAlgorithm):
+    def __init__(self, cfg: ReferenceConfig, spec: Spec):
+        super().__init__(spec, ppo_init=False)
+        self.cfg = cfg
         self.opt = torch.optim.Adam(self.net.parameters(), lr=cfg.learning_rate, eps=1e-8,
                                     capturable=spec.capturable)
         self.buffers = Buffers.zeros(cfg.num_steps, spec.num_envs, spec.obs_shape, spec.device)
         # [slot, env ids...]: the rollout rows this batch goes to, staged on the host, uploaded by act
         self._index_host, self._index_np, self._index = self.staging((spec.batch_size + 1,), torch.int64)
         self._index_np[1:] = np.arange(spec.batch_size)
-        self.order_shape = (cfg.update_epochs, cfg.num_steps)
+
+    @property
+    def slots(self) -> int:
+        """One per loop step of the rollout: loop step s writes row s % num_steps."""
+        return self.cfg.num_steps
+
+    @property
+    def order_shape(self) -> tuple[int, int]:
+        return self.cfg.update_epochs, self.cfg.num_steps
 
     def stage(self, slot: int, ids: np.ndarray) -> None:
         """Safe to overwrite: the previous act's upload was done before its actions came back."""
@@ -55,7 +64,7 @@ class Reference(Algorithm):
 
     def act(self, frames: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         self._index.copy_(self._index_host, non_blocking=True)
-        logits, values = self.policy(frames)
+        logits, values = self._policy(frames)
         return logits.argmax(-1), values
 
     def store(self, frames: torch.Tensor, actions: torch.Tensor, values: torch.Tensor) -> None:
@@ -65,11 +74,11 @@ class Reference(Algorithm):
         b.actions.view(-1).index_copy_(0, rows, actions)
         b.values.view(-1).index_copy_(0, rows, values)
 
-    def update_due(self, loop_step: int) -> bool:
+    def update_after(self, loop_step: int) -> bool:
         """Every num_steps loop steps, counted from 0 in each repetition, as the reference does."""
         return (loop_step + 1) % self.cfg.num_steps == 0
 
-    def update_ready(self) -> bool:
+    def can_update(self) -> bool:
         """Always: the update trains on whatever the rollout holds (the end of the warm-up)."""
         return True
 

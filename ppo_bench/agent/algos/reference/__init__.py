@@ -1,0 +1,1 @@
+"""agent.algo=reference: the reference's workload (`algorithm`), with its keys (`config`)."""
