@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -186,6 +187,63 @@ def test_submitit_local_sweep_is_collected_and_overlap_is_marked(tmp_path):
         return m["measure_started_at"] < other["finished_at"] and other["started_at"] < m["measure_finished_at"]
 
     assert table.sort_values("num_envs")["contended"].tolist() == [disturbed(a, b), disturbed(b, a)]
+
+
+def test_slurm_s_launcher_keeps_a_job_whose_folder_cannot_be_made_apart_and_counts_it(tmp_path):
+    """hydra/launcher=slurm's code (each job through ppo_bench.launch.launching, on its node), run by
+    submitit's local executor here: the jobs run in processes of their own, whose notes the sweep counts."""
+    pytest.importorskip("hydra_plugins.hydra_submitit_launcher")
+    local = ["hydra/launcher=submitit_local",
+             "hydra.launcher._target_=hydra_plugins.ppo_bench_launcher.submitit_launchers.LocalLauncher"]
+    grid = ["env.num_envs=1", "mode=async", "seed=0,1", "collect=false", *TINY]  # two jobs, skipped: nothing built
+    first = sweep(tmp_path, *local, *grid)
+    assert first.returncode == 0, first.stderr[-3000:]
+    blocked = next(p.parent for p in tmp_path.glob("*/result.json") if p.parent.name.endswith("seed=0"))
+    shutil.rmtree(blocked)
+    blocked.write_text("a file where the job's folder goes")
+    again = sweep(tmp_path, *local, *grid, "resume=true")
+    assert again.returncode == 1 and "Traceback" not in again.stdout + again.stderr
+    assert again.stderr.splitlines()[-1] == "1 of 2 jobs failed (each one's line says why)"
+    job_logs = "".join(p.read_text() for p in (tmp_path / ".submitit").rglob("*_log.err"))
+    assert f"FAILED: its folder {blocked} cannot be written" in job_logs  # said on its node
+    assert read_result(tmp_path / blocked.name.replace("seed=0", "seed=1") / "result.json")["status"] == "skipped"
+
+
+def test_slurm_s_launcher_sends_a_stop_on_to_the_jobs_in_progress(tmp_path):
+    """A SIGTERM to the sweep's process reaches its jobs, in processes of their own (on other nodes
+    under SLURM: scancel), which record it; the sweep waits for them and says how many it stopped."""
+    pytest.importorskip("hydra_plugins.hydra_submitit_launcher")
+    cmd = [sys.executable, "run.py", "-m", f"hydra.sweep.dir={tmp_path}", "hydra/launcher=submitit_local",
+           "hydra.launcher._target_=hydra_plugins.ppo_bench_launcher.submitit_launchers.LocalLauncher",
+           *TINY, "schedule.reps=2000", "env.num_envs=1,2"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True)
+    deadline = time.time() + 300
+    while sum(1 for p in tmp_path.glob("*/.hydra")) < 2 or not (tmp_path / ".jobs.jsonl").exists():
+        assert proc.poll() is None and time.time() < deadline, "the two jobs never started"
+        time.sleep(0.5)
+    time.sleep(5)  # into their start-up or measurement
+    os.kill(proc.pid, signal.SIGTERM)
+    output, _ = proc.communicate(timeout=120)
+    records = [read_result(p) for p in tmp_path.glob("*/result.json")]
+    assert sorted(r["num_envs"] for r in records) == [1, 2], output[-3000:]
+    assert all(r["status"] == "failed" and r["error"] == "Terminated: SIGTERM" for r in records)
+    assert proc.returncode == 143 and "Traceback" not in output, output[-3000:]
+    assert "stopped by SIGTERM: the 2 jobs in progress are recorded as failed; run again" in output
+    deadline = time.time() + 60
+    while session_processes(proc.pid) and time.time() < deadline:
+        time.sleep(0.5)
+    assert session_processes(proc.pid) == [], "a process of the sweep outlived it"
+
+
+def test_a_single_run_whose_folder_cannot_be_made_is_one_line(tmp_path):
+    (tmp_path / "file").write_text("")
+    out = subprocess.run([sys.executable, "run.py", f"hydra.run.dir={tmp_path / 'file' / 'run'}", "env.num_envs=1",
+                          "mode=async", "device=cpu"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 1
+    assert [line for line in (out.stdout + out.stderr).splitlines() if line.strip()] == [
+        f"job: FAILED: its folder cannot be written (NotADirectoryError: Not a directory: {tmp_path / 'file' / 'run'}); "
+        "no record"]
 
 
 def test_long_override_lists_and_slashes_stay_one_folder_inside_the_sweep_and_resume(tmp_path):

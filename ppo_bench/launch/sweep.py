@@ -21,9 +21,9 @@
   (Ctrl-C, SIGTERM, a launcher's error), which is when a summary matters most;
   so the collection is also registered with `atexit`. `collect=false` turns it off.
 - Exit status: a failed job does not raise out of the task function (Hydra would
-  print a traceback and end the sweep with the first failure's message); jobs
-  that ran in this process are counted here instead, and the command exits
-  non-zero when one failed or the collection failed.
+  print a traceback and end the sweep with the first failure's message); its notes
+  count it (launching: this sweep's notes begin when its folder is locked), and the
+  command exits non-zero when one failed or the collection failed (cli).
 """
 
 from __future__ import annotations
@@ -39,20 +39,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
-from hydra.core.hydra_config import HydraConfig
 from hydra.experimental.callback import Callback
-from hydra.types import RunMode
 from omegaconf import OmegaConf
 
-from ppo_bench.record.results import FILENAME
+from ppo_bench.launch import launching
+from ppo_bench.record.folder import JOB_NOTES, LOCK, MULTIRUN, RESULT, SET_ASIDE, SUMMARY
 
 log = logging.getLogger(__name__)
 
 MAX_NAME_BYTES = 200
-LOCK = ".sweep.lock"
-SET_ASIDE = "set_aside"  # in the sweep folder: <UTC time>/ per move, earlier results at their relative paths
-JOB_NOTES = ".jobs.jsonl"  # the jobs a sweep launched (cli.note_job); set aside with its results
-BASIC_LAUNCHER = "hydra._internal.core_plugins.basic_launcher.BasicLauncher"
 
 
 def job_dir_name(overrides: str) -> str:
@@ -154,23 +149,12 @@ def _alive(pid: int, host: str) -> bool:
 
 @dataclass
 class Outcome:
-    failed_jobs: int = 0
+    """How the sweep's own parts ended (its jobs: launching.tally)."""
     collection_failed: bool = False
     refused: bool = False  # the launcher refused the sweep before any job: nothing to summarise
 
 
 OUTCOME = Outcome()
-
-
-def exit_code() -> int:
-    return 1 if OUTCOME.failed_jobs or OUTCOME.collection_failed else 0
-
-
-def jobs_run_here(hydra: Optional[Any] = None) -> bool:
-    """Whether Hydra runs this job in the command's own process (a single run, or the basic launcher).
-    `hydra`: the job config's `hydra` node, where HydraConfig is not set yet (its folder failed)."""
-    hydra = HydraConfig.get() if hydra is None else hydra
-    return hydra.mode != RunMode.MULTIRUN or hydra.launcher._target_ == BASIC_LAUNCHER
 
 
 def collect_sweep(sweep_dir: Path) -> bool:
@@ -190,14 +174,14 @@ def collect_sweep(sweep_dir: Path) -> bool:
 
     def manifest() -> Optional[tuple]:
         try:
-            st = (sweep_dir / "summary" / MANIFEST).stat()
+            st = (sweep_dir / SUMMARY / MANIFEST).stat()
         except OSError:
             return None
         return st.st_ino, st.st_mtime_ns
 
     before = manifest()
     try:
-        collect([sweep_dir], out_dir=sweep_dir / "summary")
+        collect([sweep_dir], out_dir=sweep_dir / SUMMARY)
     except Exception as e:  # the results are on disk; a summary failure must not hide that
         log.error("collecting %s failed: %s (run: python -m ppo_bench.collect %s)", sweep_dir, e, sweep_dir)
         return False
@@ -205,7 +189,7 @@ def collect_sweep(sweep_dir: Path) -> bool:
         by = "Ctrl-C" if isinstance(e, KeyboardInterrupt) else str(e)
         after = manifest()
         if after != before:
-            print(f"stopped by {by} as the summary was written: {sweep_dir / 'summary'} is whole", file=sys.stderr)
+            print(f"stopped by {by} as the summary was written: {sweep_dir / SUMMARY} is whole", file=sys.stderr)
             return True
         kept = "the previous summary is kept" if before else "none was written"
         print(f"stopped by {by} while writing the summary: {kept}; run python -m ppo_bench.collect {sweep_dir}",
@@ -237,7 +221,7 @@ def clear_earlier(sweep_dir: Path, resume: bool, set_aside_: bool) -> None:
     them (each job decides on its own record: `runner`) or set_aside moves them out of the way."""
     if resume:
         return
-    found = sorted(p.parent for p in sweep_dir.glob(f"*/{FILENAME}"))  # one level: set_aside/ is not searched
+    found = sorted(p.parent for p in sweep_dir.glob(f"*/{RESULT}"))  # one level: set_aside/ is not searched
     if not found:
         return
     held = f"{len(found)} result{'s' if len(found) != 1 else ''} of an earlier sweep"
@@ -245,7 +229,7 @@ def clear_earlier(sweep_dir: Path, resume: bool, set_aside_: bool) -> None:
         raise SweepRefused(
             f"hydra.sweep.dir={sweep_dir} holds {held}: resume=true to finish it (finished jobs are kept), "
             f"or set_aside=true to move them to {sweep_dir / SET_ASIDE}/<time>/ and run every job again")
-    extra = [p for p in (sweep_dir / "summary", sweep_dir / "multirun.yaml", sweep_dir / JOB_NOTES) if p.exists()]
+    extra = [p for p in (sweep_dir / SUMMARY, sweep_dir / MULTIRUN, sweep_dir / JOB_NOTES) if p.exists()]
     try:
         dest = set_aside(sweep_dir, found + extra)
     except OSError as e:
@@ -263,6 +247,7 @@ class _Sweep:
         except BaseException:
             release_lock(self.lock)
             raise
+        launching.begin(sweep_dir)  # after the move: this sweep's job notes begin here
         if collect:  # imported now: at exit (the summary after Ctrl-C) pandas' import fails to register its
             from ppo_bench import collect as _  # noqa: F401  thread pool's exit hook, and the summary with it
 

@@ -1,0 +1,153 @@
+"""A launcher written outside the package from ppo_bench.launch.launching alone (tests/toy_launcher.py,
+`hydra/launcher=toy`) gets what every launcher here has: a failed job fails alone and the sweep's exit
+status and last line count it, a job whose folder cannot be written fails alone, and resume=true runs
+only what is missing. Also the shared module's own parts: the job notes and their count."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hydra.types import RunMode
+from omegaconf import OmegaConf
+
+from conftest import ROOT
+from ppo_bench.launch import launching
+from ppo_bench.record.folder import JOB_NOTES
+from ppo_bench.record.results import read_result
+
+TESTS = Path(__file__).resolve().parent
+TINY = ["device=cpu", "schedule.reps=2", "schedule.bench_steps=8", "schedule.warmup=2",
+        "agent.num_steps=4", "agent.num_minibatches=2"]
+
+
+# --- the notes and their count -------------------------------------------------------------------------
+
+def hydra_of(sweep_dir: Path, name: str, mode: RunMode = RunMode.MULTIRUN):
+    """The part of a job's Hydra config that `launching.noted` reads."""
+    return OmegaConf.create({"mode": mode, "sweep": {"dir": str(sweep_dir)},
+                             "runtime": {"output_dir": str(sweep_dir / name)}, "overrides": {"task": [name]}})
+
+
+def notes(sweep_dir: Path) -> list[dict]:
+    return [json.loads(line) for line in (sweep_dir / JOB_NOTES).read_text().splitlines()]
+
+
+@pytest.fixture
+def fresh(monkeypatch):
+    """launching's state as in a new process."""
+    monkeypatch.setattr(launching, "LOCAL", launching.Tally())
+    monkeypatch.setattr(launching, "SWEEP", None)
+
+
+def test_a_job_is_noted_as_it_starts_and_ends_and_the_sweep_counts_its_own_notes(tmp_path, fresh):
+    (tmp_path / JOB_NOTES).write_text(json.dumps({"job": "earlier", "ended": True, "failed": True}) + "\n")
+    launching.begin(tmp_path)  # a resumed sweep: the earlier sweep's failure is not this one's
+    assert launching.tally() == launching.Tally()
+    with launching.noted(hydra_of(tmp_path, "a")):
+        pass
+    with launching.noted(hydra_of(tmp_path, "b")) as outcome:
+        outcome.fail(ValueError("b failed"))
+    with launching.noted(hydra_of(tmp_path, "c")) as outcome:
+        outcome.fail(ValueError("c refused"), kept="c holds an ok record")
+    with pytest.raises(KeyboardInterrupt), launching.noted(hydra_of(tmp_path, "d")):
+        raise KeyboardInterrupt
+    here = {"host": socket.gethostname(), "pid": os.getpid()}  # where each runs, for a stop sent on
+    assert notes(tmp_path)[1:] == [
+        {"job": "a", "overrides": ["a"], **here}, {"job": "a", "ended": True},
+        {"job": "b", "overrides": ["b"], **here}, {"job": "b", "ended": True, "failed": True},
+        {"job": "c", "overrides": ["c"], **here}, {"job": "c", "ended": True, "failed": True, "kept": "c holds an ok record"},
+        {"job": "d", "overrides": ["d"], **here}, {"job": "d", "ended": True, "stopped": True}]
+    assert launching.tally() == launching.Tally(jobs=4, failed=2, stopped=1)
+    assert launching.in_progress() == []
+
+
+def test_the_jobs_in_progress_are_those_started_and_not_ended_and_a_stop_reaches_them(tmp_path, fresh, monkeypatch):
+    launching.begin(tmp_path)
+    launching.note_job(tmp_path, "here", overrides=["a"], host=socket.gethostname(), pid=12345)
+    launching.note_job(tmp_path, "there", overrides=["b"], host="another-node", pid=12345, slurm_job="77")
+    launching.note_job(tmp_path, "done", overrides=["c"], host=socket.gethostname(), pid=1)
+    launching.note_job(tmp_path, "done", ended=True)
+    jobs = launching.in_progress()
+    assert [j[0] for j in jobs] == ["here", "there"]
+    sent = []
+    monkeypatch.setattr(launching.os, "kill", lambda pid, sig: sent.append(("kill", pid, sig)))
+    monkeypatch.setattr(launching.subprocess, "run", lambda cmd, **kw: sent.append(tuple(cmd)))
+    for job in jobs:
+        launching.send_on(job, signal.SIGTERM)
+    assert sent == [("kill", 12345, signal.SIGTERM), ("scancel", "--signal=TERM", "77")]
+
+
+def test_a_single_run_is_counted_in_its_process_and_writes_no_notes(tmp_path, fresh):
+    with launching.noted(hydra_of(tmp_path, "a", RunMode.RUN)) as outcome:
+        outcome.fail(ValueError("failed"))
+    assert launching.tally() == launching.Tally(jobs=1, failed=1) and not (tmp_path / JOB_NOTES).exists()
+
+
+def test_a_failure_whose_end_cannot_be_noted_is_raised_to_hydra(tmp_path, fresh, capsys):
+    sweep_dir = tmp_path / "sweep"
+    sweep_dir.mkdir()
+    with launching.noted(hydra_of(sweep_dir, "ok")):  # an ok job returns whether or not it is noted
+        shutil.rmtree(sweep_dir)
+    failure = ValueError("the job failed")
+    with pytest.raises(ValueError) as raised, launching.noted(hydra_of(sweep_dir, "bad")) as outcome:
+        outcome.fail(failure)
+    assert raised.value is failure  # Hydra marks the job failed and ends the sweep with it: never uncounted
+    assert f"job bad: cannot note it in {sweep_dir / JOB_NOTES}" in capsys.readouterr().err
+
+
+def test_unreadable_notes_leave_the_count_unknown(tmp_path, fresh):
+    (tmp_path / JOB_NOTES).mkdir()  # a folder where the notes go
+    launching.begin(tmp_path)
+    assert launching.tally().unread
+
+
+# --- whole sweeps with the toy launcher ------------------------------------------------------------------
+
+def sweep(sweep_dir: Path, *overrides: str) -> subprocess.CompletedProcess:
+    path = os.pathsep.join(p for p in (str(TESTS / "plugins"), str(TESTS), os.environ.get("PYTHONPATH")) if p)
+    cmd = [sys.executable, "run.py", "-m", f"hydra.sweep.dir={sweep_dir}", "hydra/launcher=toy", *TINY, *overrides]
+    return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "PYTHONPATH": path})
+
+
+def by_job(sweep_dir: Path) -> dict[tuple, dict]:
+    return {(r["game"], r["mode"]): r for r in map(read_result, sweep_dir.glob("*/result.json"))}
+
+
+@pytest.mark.slow
+def test_the_toy_launcher_keeps_failures_apart_counts_them_and_resumes(tmp_path):
+    # pongg is a typo: its jobs fail; async's 2 groups do not divide 1 env: that job is skipped
+    grid = ["env.game=pong,pongg", "env.num_envs=1", "mode=step,async"]
+    first = sweep(tmp_path, *grid)
+    assert first.returncode == 1, first.stderr[-3000:]
+    assert "Traceback" not in first.stdout + first.stderr
+    assert first.stderr.splitlines()[-1] == "2 of 4 jobs failed (each one's line says why)"
+    got = by_job(tmp_path)
+    assert {k: r["status"] for k, r in got.items()} == {
+        ("pong", "step"): "ok", ("pong", "async"): "skipped", ("pongg", "step"): "failed", ("pongg", "async"): "failed"}
+    started = sorted(got.values(), key=lambda r: r["timing"]["started_at"])
+    assert [r["job"]["num"] for r in started] == [3, 2, 1, 0]  # the toy's own order: the last first
+    assert "ValueError: env.game=pongg" in (tmp_path / "summary" / "table.md").read_text()
+
+    # resume: the ok job is not run again; a job whose folder cannot be made fails alone, in one line
+    ok = tmp_path / Path(got[("pong", "step")]["job"]["output_dir"]).name / "result.json"
+    kept = ok.read_bytes()
+    blocked = Path(got[("pong", "async")]["job"]["output_dir"])
+    shutil.rmtree(blocked)
+    blocked.write_text("a file where the job's folder goes")
+    again = sweep(tmp_path, *grid, "resume=true")
+    out = again.stdout + again.stderr
+    assert again.returncode == 1 and "Traceback" not in out
+    assert out.count("already ok, skipped") == 1 and ok.read_bytes() == kept
+    assert f"FAILED: its folder {blocked} cannot be written" in out
+    assert again.stderr.splitlines()[-1] == "3 of 4 jobs failed (each one's line says why)"
+    table = (tmp_path / "summary" / "table.md").read_text()
+    assert f"- {blocked}: no record written" in table  # its notes name it in the summary
