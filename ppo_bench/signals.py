@@ -5,11 +5,13 @@ the one-line form a record's error takes."""
 from __future__ import annotations
 
 import os
+import re
 import signal
+import stat
 import sys
 import threading
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any, Iterator, Optional
 
 
 class Terminated(BaseException):
@@ -89,6 +91,11 @@ def sigint_ignored() -> Any:
     return _handled(signal.SIGINT, signal.SIG_IGN)
 
 
+FORKSERVER = re.compile(r"from multiprocessing\.forkserver import main; main\(\d+, (\d+), ")
+"""The command multiprocessing starts a fork server with (ForkServer.ensure_running): `python -c` this,
+with the server's listening socket and the read end of its "alive" pipe as file descriptors."""
+
+
 def end_with_clients() -> None:
     """In a job's fork server (isolation), as its preload imports this module first: exit the moment
     it has no client left, that is when the process that started it and every child it forked are
@@ -97,16 +104,11 @@ def end_with_clients() -> None:
     The server reads EOF on its "alive" pipe then (its clients alone hold the write end), but its
     own loop looks only after its preload, and then exits by SystemExit: a sweep killed while the
     server imported torch left it importing for 10-15 s on a loaded 2-core machine, and one killed
-    later left it tearing its imports down for 4-5 s. A thread blocked on that pipe (the argument
-    of multiprocessing's server function, which is importing this module) ends it at once instead,
-    by os._exit: the server holds nothing but imports. Anywhere else (a sweep's process, or a job's
-    child, forked with this module imported but without the thread) this does nothing."""
-    frame = sys._getframe()
-    while frame is not None and not (frame.f_code.co_name == "main"
-                                     and frame.f_globals.get("__name__") == "multiprocessing.forkserver"):
-        frame = frame.f_back
-    alive_r = frame.f_locals.get("alive_r") if frame is not None else None
-    if not isinstance(alive_r, int):
+    later left it tearing its imports down for 4-5 s. A thread blocked on that pipe ends it at once
+    instead, by os._exit: the server holds nothing but imports. Anywhere else (a sweep's process, or
+    a job's child, forked with this module imported but without the thread) this does nothing."""
+    alive_r = forkserver_alive_fd(sys.orig_argv)
+    if alive_r is None:
         return
 
     def exit_with_the_last_client() -> None:
@@ -114,6 +116,22 @@ def end_with_clients() -> None:
         os._exit(0)
 
     threading.Thread(target=exit_with_the_last_client, name="ppo_bench-clients", daemon=True).start()
+
+
+def forkserver_alive_fd(argv: list[str]) -> Optional[int]:
+    """The read end of the fork server's "alive" pipe where `argv` (sys.orig_argv) is a fork server's
+    command, else None. multiprocessing has no public way to ask for it: the server gets it as an
+    argument of its main function, whose caller's command line the interpreter keeps in sys.orig_argv.
+    The number found there is used only if it is a pipe this process holds."""
+    command = argv[argv.index("-c") + 1] if "-c" in argv[:-1] else ""
+    found = FORKSERVER.match(command)
+    if found is None:
+        return None
+    fd = int(found.group(1))
+    try:
+        return fd if stat.S_ISFIFO(os.fstat(fd).st_mode) else None
+    except OSError:
+        return None
 
 
 end_with_clients()

@@ -66,7 +66,6 @@ def test_a_sweep_killed_outright_leaves_no_process_of_it(tmp_path, launcher, whe
     node = launcher == "node"
     if node:  # the node extra; without it the sweep is refused in one line (test_launcher)
         pytest.importorskip("joblib")
-        pytest.importorskip("hydra_plugins.hydra_joblib_launcher")
     cmd = [sys.executable, "run.py", "-m", f"hydra.sweep.dir={tmp_path}", *TINY, *(NODE if node else [])]
     # no GPU visible: cpu_jobs sets the slots also on a machine with one GPU (which would make one slot)
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -111,3 +110,60 @@ def test_a_lock_whose_sweep_is_gone_is_not_taken_while_one_of_its_jobs_holds_a_s
         with pytest.raises(SweepLocked, match=f"job processes {os.getpid()} still hold their slots"):
             take_lock(tmp_path)
     assert take_lock(tmp_path).read_text() == f"{os.getpid()} {socket.gethostname()}\n"  # gone: taken over
+
+
+def test_a_fork_server_still_importing_its_preload_ends_with_its_last_client(tmp_path):
+    """signals.end_with_clients: the fork server of a killed process ends at once, even while its
+    preload still imports (here a module that takes a minute), rather than when the import is done."""
+    began = tmp_path / "began"
+    (tmp_path / "slow_import.py").write_text(f"import pathlib, time\npathlib.Path({str(began)!r}).touch()\ntime.sleep(60)\n")
+    client = ("import multiprocessing, multiprocessing.forkserver, time\n"
+              "multiprocessing.set_forkserver_preload(['ppo_bench.signals', 'slow_import'])\n"
+              "multiprocessing.forkserver.ensure_running()\n"
+              "print('ready', flush=True)\n"
+              "time.sleep(600)\n")
+    path = os.pathsep.join(p for p in (str(tmp_path), os.environ.get("PYTHONPATH")) if p)  # the server's too
+    proc = subprocess.Popen([sys.executable, "-c", client], cwd=ROOT, stdout=subprocess.PIPE, text=True,
+                            start_new_session=True, env={**os.environ, "PYTHONPATH": path})
+    try:
+        assert proc.stdout.readline() == "ready\n"
+        deadline = time.time() + 30
+        while not began.exists():
+            assert time.time() < deadline, "the fork server never began its preload"
+            time.sleep(0.1)
+        [server] = [pid for pid in fork_servers(proc.pid) if pid != proc.pid]  # the client names the module too
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+        deadline = time.time() + END_S
+        while _running(server) and time.time() < deadline:
+            time.sleep(0.1)
+        assert not _running(server), "the fork server outlived its last client"
+    finally:
+        for pid in session_processes(proc.pid):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def _running(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has ended
+    except OSError:
+        return False
+
+
+def test_only_a_fork_server_s_command_names_an_alive_pipe():
+    from ppo_bench.signals import forkserver_alive_fd
+
+    read, write = os.pipe()
+    try:
+        server = ["python", "-c", f"from multiprocessing.forkserver import main; main(7, {read}, ['x'], **{{}})"]
+        assert forkserver_alive_fd(server) == read
+        assert forkserver_alive_fd(["python", "run.py", "-m"]) is None
+        assert forkserver_alive_fd(["python", "-c", "print(1)"]) is None
+        assert forkserver_alive_fd(server[:2]) is None
+        os.close(read)
+        assert forkserver_alive_fd(server) is None  # not a pipe this process holds
+    finally:
+        os.close(write)
+        with contextlib.suppress(OSError):
+            os.close(read)
