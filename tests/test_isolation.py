@@ -5,7 +5,7 @@ import importlib
 import os
 import sys
 
-from ppo_bench.job.isolation import ChildJob
+from ppo_bench.job.isolation import ChildJob, Stage, server_pid
 
 
 def what_the_child_sees(name: str, progress) -> dict:
@@ -16,7 +16,7 @@ def what_the_child_sees(name: str, progress) -> dict:
 def in_child(name: str = "PPO_BENCH_TEST_VALUE") -> dict:
     # imported here, not at the top: the child imports this module's top to find its function
     job = ChildJob(what_the_child_sees, name, preload=importlib.import_module("ppo_bench.job.child"))
-    job.run(60, lambda stage, steps: stage)
+    job.run(60, lambda stage, steps: stage.name)
     assert job.error is None, job.error
     return job.result
 
@@ -38,10 +38,10 @@ def test_a_child_has_this_process_s_environment_cwd_and_path_as_they_are_now(mon
     assert "fork server restarted: the environment (PPO_BENCH_TEST_VALUE) changed" in caplog.text
     monkeypatch.delenv("PYGAME_HIDE_SUPPORT_PROMPT", raising=False)  # as before gymnasium's import here
     in_child()
-    server = _server_pid()
+    server = server_pid()
     monkeypatch.setenv("PYGAME_HIDE_SUPPORT_PROMPT", "hide")  # as gymnasium's import in the config check
     assert in_child("PYGAME_HIDE_SUPPORT_PROMPT")["value"] == "hide"  # the server's preload set it too
-    assert _server_pid() == server, "the server restarted for a variable the imports set in it as well"
+    assert server_pid() == server, "the server restarted for a variable the imports set in it as well"
     monkeypatch.setenv("PPO_BENCH_TEST_VALUE", "2")
     monkeypatch.chdir(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path / "lib"))
@@ -64,10 +64,6 @@ import time  # noqa: E402
 from ppo_bench.job import isolation  # noqa: E402
 
 
-def _server_pid():
-    return mp.forkserver._forkserver._forkserver_pid
-
-
 def _kill(pid):
     try:
         os.kill(pid, signal.SIGKILL)
@@ -77,7 +73,7 @@ def _kill(pid):
 
 def run_bounded(job: ChildJob, stall_timeout_s: float, wait_s: float = 90) -> float:
     """job.run in a thread; the seconds it took, or a failed test after `wait_s`."""
-    thread = threading.Thread(target=job.run, args=(stall_timeout_s, lambda stage, steps: stage), daemon=True)
+    thread = threading.Thread(target=job.run, args=(stall_timeout_s, lambda stage, steps: stage.name), daemon=True)
     start = time.monotonic()
     thread.start()
     thread.join(wait_s)
@@ -92,7 +88,7 @@ def stop_my_server(progress) -> dict:
 
 def test_a_fork_server_that_does_not_answer_fails_the_job_within_the_stall_timeout():
     in_child()
-    server = _server_pid()
+    server = server_pid()
     os.kill(server, signal.SIGSTOP)
     try:
         job = ChildJob(what_the_child_sees, "X", preload=importlib.import_module("ppo_bench.job.child"))
@@ -150,7 +146,7 @@ def test_the_server_starts_before_the_config_is_checked_and_a_refused_job_leaves
     seen, real_check = {}, parent.check
 
     def check(cfg, multirun):
-        seen["server"] = _server_pid()
+        seen["server"] = server_pid()
         seen["alive"] = _alive(seen["server"])
         return real_check(cfg, multirun)
 
@@ -162,16 +158,16 @@ def test_the_server_starts_before_the_config_is_checked_and_a_refused_job_leaves
         time.sleep(0.05)
     assert not _alive(seen["server"]), "the refused job left its fork server running"
     assert in_child()["preloaded"]  # the next job starts a new one
-    before = _server_pid()
+    before = server_pid()
     _refused_run(tmp_path / "refused_again")
-    assert _server_pid() == before and _alive(before)  # not this job's to stop
+    assert server_pid() == before and _alive(before)  # not this job's to stop
 
 
 # A stalled job is killed, and its error says where its thread waited: a stall is a bug to find
 # (ale-py's recv that never returns, or this project's), and the place is what finds it.
 
 def wait_for_ever(progress) -> None:
-    progress.enter("loop")
+    progress.enter(Stage.LOOP)
     threading.Event().wait()  # blocks in C with the GIL released, as ale-py's recv does
 
 
@@ -181,7 +177,7 @@ def test_a_stalled_job_is_killed_and_its_error_names_where_its_main_thread_waite
     took = run_bounded(job, stall_timeout_s=2)
     assert job.result is None and took < 30
     where, _, place = job.error.partition("; ")
-    assert where == "no progress for 2 s in loop"
+    assert where == "no progress for 2 s in LOOP"
     # the innermost frame (threading's wait) and the one that called it: this test's function
     assert place.startswith("its main thread was in wait (") and "threading.py:" in place, place
     assert place.endswith(f", called from wait_for_ever (tests/test_isolation.py:{wait_for_ever.__code__.co_firstlineno + 2})"), place
@@ -195,7 +191,7 @@ def wait_with_reports(progress) -> None:
     progress.on_stall(lambda: "the device: acting stream busy")
     progress.on_stall(lambda: "")  # nothing to add
     progress.on_stall(lambda: 1 / 0)
-    progress.enter("loop")
+    progress.enter(Stage.LOOP)
     threading.Event().wait()
 
 
@@ -206,7 +202,7 @@ def test_a_stalled_job_s_error_carries_what_its_stall_reports_say():
     job = ChildJob(wait_with_reports, preload=importlib.import_module("ppo_bench.job.child"))
     run_bounded(job, stall_timeout_s=2)
     parts = job.error.split("; ")
-    assert parts[:2] == ["no progress for 2 s in loop", "the device: acting stream busy"], job.error
+    assert parts[:2] == ["no progress for 2 s in LOOP", "the device: acting stream busy"], job.error
     assert parts[2] == "(stall report failed: ZeroDivisionError: division by zero)", job.error
     assert parts[3].startswith("its main thread was in wait ("), job.error
 

@@ -22,7 +22,7 @@ from ppo_bench.record import provenance, results
 from ppo_bench.agent.make import make_agent, total_updates
 from ppo_bench.env.backends import make_vector_env, num_threads
 from ppo_bench.env.torch_envs import DuplicateEnvError, TorchEnvs, Upload, probe_spaces, spaces
-from ppo_bench.job.isolation import Progress
+from ppo_bench.job.isolation import Progress, Stage
 from ppo_bench.signals import one_line
 from ppo_bench.loop.run import interleaved, learn, measure, synchronizer
 from ppo_bench.loop.phases import describe
@@ -142,7 +142,7 @@ def _measure(cfg: DictConfig, started: float, started_mono: float, progress: Pro
     # the job's process start, its imports and provenance (which probes CUDA): paid by every job,
     # as each runs in a fresh process, and most of a short job on the GPU machine
     startup_s = time.monotonic() - started_mono
-    progress.enter("setup")
+    progress.enter(Stage.SETUP)
     parts: dict = {}
     driver = build(cfg, device, parts)
     setup_s = sum(parts.values())  # the parts' laps run from build's start to its end: one clock, not two
@@ -204,13 +204,13 @@ def _faults_warning(faults: list[dict], what: str) -> list[str]:
 
 def _run_on(driver: Any, progress: Progress, loop) -> tuple[Any, dict]:
     """`loop()` between two readings of the machine's load; the emulators closed whatever happens."""
-    progress.enter("loop")
+    progress.enter(Stage.LOOP)
     before = provenance.machine_state()
     try:
         out = loop()
     finally:
         after = provenance.machine_state()
-        progress.enter("closing")
+        progress.enter(Stage.CLOSING)
         driver.close()
     return out, {"before": before, "after": after}
 

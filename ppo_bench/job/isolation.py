@@ -37,6 +37,7 @@ rather than a new interpreter.
 
 from __future__ import annotations
 
+import enum
 import importlib
 import logging
 import logging.handlers
@@ -47,20 +48,25 @@ import signal
 import threading
 import time
 import traceback
-from contextlib import suppress
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
 from typing import Any, Callable, Optional
 
 from ppo_bench import signals
 from ppo_bench.signals import one_line, sigint_ignored
 from ppo_bench.job.stacks import WAIT_S, StackFile, listen, where_it_waits
 
-STAGES = ("start-up", "setup", "loop", "closing")
+
+class Stage(enum.IntEnum):
+    """Where the child is (its `Progress`); the parent words a stall by it (ChildJob.run's `where`)."""
+    START_UP, SETUP, LOOP, CLOSING = range(4)
+
+
 POLL_S = 0.5
 EXIT_WAIT_S = 30.0
 """How long a child that has reported may take to exit before it is killed."""
 SERVER_WAIT_S = 10.0
-"""How long the fork server may take to say how a killed child ended (or a start to give up)."""
+"""How long the fork server may take to say how a killed child ended (or a start to give up), or to
+end once killed."""
 
 
 class Progress:
@@ -76,8 +82,8 @@ class Progress:
         whether the device still has work queued, which says whether the device or the host stopped."""
         self.stall_reports.append(report)
 
-    def enter(self, stage: str) -> None:
-        self._stage.value = STAGES.index(stage)
+    def enter(self, stage: Stage) -> None:
+        self._stage.value = stage
 
     def counting(self, step: Callable) -> Callable:
         """`step`, bumping the counter after each call (a shared-memory add: ~0.1 us a loop step)."""
@@ -120,16 +126,12 @@ def _context(preload: str) -> Any:
     """
     global _server_key
     key = (preload, *sorted((k, v) for k, v in os.environ.items() if k not in SET_BY_IMPORTS))
-    stop = getattr(mp.forkserver._forkserver, "_stop", None)  # how CPython's own tests end the server
-    if stop is None:  # not in this Python: a fresh interpreter per job, as before
-        return mp.get_context("spawn")
     if _server_key is not None and key != _server_key:
         changed = ", ".join(sorted({k for k, _ in set(key[1:]) ^ set(_server_key[1:])}))
         what = "the module to preload" if key[0] != _server_key[0] else f"the environment ({changed})"
         logging.getLogger(__name__).info("fork server restarted: %s changed since it started (its imports "
                                          "run again)", what)
-        stop_server()  # stop() alone waits for its exit with no bound: a stopped server never exits
-        stop()  # a new one starts with the next child
+        stop_server()  # a new one starts with the next child
     _server_key = key
     ctx = mp.get_context("forkserver")
     ctx.set_forkserver_preload([signals.__name__, preload])  # first: `signals.end_with_clients`
@@ -140,17 +142,25 @@ def start_server(fn: str) -> bool:
     """Start the fork server of `ChildJob(fn)` now if none runs, so that its imports (torch, dynamo:
     about 7 s on the H200) run while this process checks the job's config. True when this call
     started it: a job then refused stops it (`stop_server`), leaving nothing importing for nothing."""
-    if _context(_module_of(fn)).get_start_method() != "forkserver":  # spawn: no server
-        return False
+    _context(_module_of(fn))
     return _ensure_running()
 
 
 def _ensure_running() -> bool:
     """Start the fork server if none runs (True then); it and the children it forks ignore Ctrl-C."""
-    before = mp.forkserver._forkserver._forkserver_pid
+    before = server_pid()
     with sigint_ignored():
         mp.forkserver.ensure_running()
-    return mp.forkserver._forkserver._forkserver_pid != before
+    return server_pid() != before
+
+
+def server_pid() -> Optional[int]:
+    """The pid of this process's fork server (None before the first; a dead one's until the next).
+
+    No public way exists to learn it: multiprocessing.forkserver offers ensure_running,
+    connect_to_new_process, get_inherited_fds and set_forkserver_preload (CPython 3.10 to 3.13
+    alike), none of which says which process serves; so this one function reads its private state."""
+    return mp.forkserver._forkserver._forkserver_pid
 
 
 def _module_of(fn: Callable | str) -> str:
@@ -159,11 +169,17 @@ def _module_of(fn: Callable | str) -> str:
 
 def stop_server() -> None:
     """End the fork server, also a stopped or stuck one (SIGKILL): the pipes it was to answer on then
-    read as closed, and the next child starts a new server."""
-    pid = mp.forkserver._forkserver._forkserver_pid
-    if pid is not None:
-        with suppress(ProcessLookupError):
+    read as closed. It is waited for (up to SERVER_WAIT_S) but left to multiprocessing to reap: its
+    `ensure_running`, before the next child, finds it ended and starts a new server."""
+    pid, deadline = server_pid(), time.monotonic() + SERVER_WAIT_S
+    try:
+        if pid is not None:
             os.kill(pid, signal.SIGKILL)
+            while hasattr(os, "waitid") and time.monotonic() < deadline and os.waitid(  # Linux; elsewhere the kill
+                    os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None:  # not ended yet (and not reaped)
+                time.sleep(0.01)
+    except (ProcessLookupError, ChildProcessError):  # ended and reaped already
+        pass
 
 
 def _start(ctx: Any, proc: Any, timeout: float) -> bool:
@@ -172,10 +188,6 @@ def _start(ctx: Any, proc: Any, timeout: float) -> bool:
     The start waits for the server to send the child's pid, with no bound of its own; so it runs
     in a thread that the parent waits for, while Ctrl-C and SIGTERM still reach the parent.
     """
-    if ctx.get_start_method() != "forkserver":  # spawn: no server to wait for
-        with sigint_ignored():
-            proc.start()
-        return True
     _ensure_running()
     failed: list[BaseException] = []
 
@@ -219,7 +231,7 @@ class ChildJob:
         self.traceback: Optional[str] = None
         self.partial: dict[str, list] = {}
 
-    def run(self, stall_timeout_s: float, where: Callable[[str, int], str]) -> None:
+    def run(self, stall_timeout_s: float, where: Callable[[Stage, int], str]) -> None:
         """Start the child and wait for it; `where(stage, loop_steps)` words a stall's place."""
         ctx = _context(self.preload)
         messages, child_end = ctx.Pipe(duplex=False)
@@ -252,7 +264,7 @@ class ChildJob:
             self.error = f"the job's process ended without a result ({how})"
 
     def _watch(self, proc: Any, messages: Any, alive: Any, stage: Any, steps: Any, stall_timeout_s: float,
-               where: Callable[[str, int], str]) -> bool:
+               where: Callable[[Stage, int], str]) -> bool:
         """Wait for the child's report, its end, or a stall; True when it reported."""
         last, since = None, time.monotonic()
         while True:
@@ -278,7 +290,7 @@ class ChildJob:
             if now != last:
                 last, since = now, time.monotonic()
             elif time.monotonic() - since > stall_timeout_s:
-                self.error = f"no progress for {stall_timeout_s:g} s in {where(STAGES[now[0]], now[1])}"
+                self.error = f"no progress for {stall_timeout_s:g} s in {where(Stage(now[0]), now[1])}"
                 report = self._stall_report(messages, alive)
                 if report:
                     self.error += f"; {report}"
@@ -336,16 +348,6 @@ def _end(proc: Any, wait_s: float) -> None:
             proc.join(SERVER_WAIT_S)
 
 
-class _PipeQueue:
-    """The queue of a QueueHandler: log records go up the pipe to the parent's handlers."""
-
-    def __init__(self, send: Callable[..., None]):
-        self.send = send
-
-    def put_nowait(self, record: logging.LogRecord) -> None:
-        self.send("log", record)
-
-
 def _listen_to_parent(parent_alive: Any, progress: Progress) -> None:
     """Blocked on the parent's pipe: ends the child when the parent's end closes, and answers a
     stalled job's "report" with its `Progress.on_stall` lines (a thread of its own runs them, as
@@ -377,7 +379,8 @@ def _child_main(fn: Callable, args: tuple, conn: Any, parent_alive: Any, stage: 
     progress = Progress(stage, steps, send)
     threading.Thread(target=_listen_to_parent, args=(parent_alive, progress), daemon=True).start()
     root = logging.getLogger()
-    root.handlers[:] = [logging.handlers.QueueHandler(_PipeQueue(send))]
+    up_the_pipe = SimpleNamespace(put_nowait=lambda record: send("log", record))  # to the parent's handlers
+    root.handlers[:] = [logging.handlers.QueueHandler(up_the_pipe)]
     root.setLevel(log_level)
     try:
         if isinstance(fn, str):  # "module:name", imported by the server already

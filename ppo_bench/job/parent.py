@@ -39,7 +39,7 @@ from ppo_bench.launch import placement, sweep
 from ppo_bench.record import provenance, results
 from ppo_bench import registry
 from ppo_bench.config.schema import NotApplicable, validate, warnings_for
-from ppo_bench.job.isolation import ChildJob, start_server, stop_server
+from ppo_bench.job.isolation import ChildJob, Stage, start_server, stop_server
 from ppo_bench.signals import one_line, signals_deferred, sigterm_raises
 from ppo_bench.config.keys import unknown_key_message, unknown_keys
 
@@ -164,7 +164,7 @@ def run(cfg: DictConfig, output_dir: Optional[Path] = None) -> dict:
             for note in record["warnings"]:
                 log.warning(note)
             child = ChildJob(JOB, identity.config, started, started_mono, registry.added())
-            child.run(cfg.stall_timeout_s, _where(cfg.schedule))
+            child.run(cfg.stall_timeout_s, _stall_place(cfg.schedule))
             if child.error is not None:
                 record["traceback"] = child.traceback
                 raise JobFailed(child.error)
@@ -288,13 +288,16 @@ def _busy_machine(record: dict) -> Optional[str]:
             "other work took CPU time from the emulators")
 
 
-def _where(schedule: Any) -> Callable[[str, int], str]:
+STAGE_WORDS = {Stage.START_UP: "start-up (starting Python and torch)",
+               Stage.SETUP: "setup (building the emulators and the agent)", Stage.CLOSING: "closing the emulators"}
+"""A stall's place in words, in each of the child's stages but the loop (`_stall_place`)."""
+
+
+def _stall_place(schedule: Any) -> Callable[[Stage, int], str]:
     """Words for a stall's place: the child's stage, and in the loop, how far it got."""
-    def where(stage: str, steps: int) -> str:
-        if stage != "loop":
-            return {"start-up": "start-up (starting Python and torch)",
-                    "setup": "setup (building the emulators and the agent)",
-                    "closing": "closing the emulators"}[stage]
+    def where(stage: Stage, steps: int) -> str:
+        if stage != Stage.LOOP:
+            return STAGE_WORDS[stage]
         if steps == 0:
             return "the first loop step (the compile, on a compiled agent)"
         if schedule.total_env_steps is not None:
