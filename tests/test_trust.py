@@ -9,9 +9,11 @@ import math
 import pytest
 
 from conftest import compose_config
-from ppo_bench.record import results
 from ppo_bench.job import parent
-from ppo_bench.record.results import BadResult, read_result
+from ppo_bench.record import results
+from ppo_bench.record.identity import RUN_CONTROL_KEYS
+from ppo_bench.record.parts import JobFolder, Provenance
+from ppo_bench.record.results import BadResult, Record, read_result
 
 
 @pytest.fixture
@@ -24,9 +26,9 @@ def nothing_built(monkeypatch):
 
 def a_record() -> dict:
     identity = parent.identity_of(compose_config())
-    record = results.new_record(identity, [], None, "/tmp/x", 0.0)
-    record["provenance"] = {"host": "h", "gpu": None, "cpu_count": 2}
-    return record
+    record = Record.new(identity, [], JobFolder(num=None, output_dir="/tmp/x"), 0.0, None)
+    record.provenance = Provenance(host="h", gpu=None, cpu_count=2)
+    return record.to_json()
 
 
 def test_a_non_finite_figure_is_written_as_null_with_the_reason(tmp_path):
@@ -78,7 +80,7 @@ def test_a_non_finite_value_is_refused_before_anything_is_built_and_recorded(tmp
     assert str(info.value) == message
     record = read_result(tmp_path / "result.json")
     assert (record["status"], record["error"]) == ("failed", message)
-    if key in results.RUN_CONTROL_KEYS:  # how a job runs, not stored
+    if key in RUN_CONTROL_KEYS:  # how a job runs, not stored
         assert key not in record["config"]
         return
     group, name = key.split(".")

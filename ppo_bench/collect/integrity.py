@@ -26,14 +26,16 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ppo_bench.record.folder import JOB_NOTES
+from ppo_bench.record.results import Record
 from .common import bounded, mode_order
 from .load import Collection, run_window, slot_cores
-from .sources import JOBS, REFUSED
+from .sources import REFUSED
 
 CELLS_LISTED = 8  # mode x num_envs cells named on one warning line
 
 
-def build(c: Collection, records: list[tuple[Path, dict]]) -> None:
+def build(c: Collection, records: list[tuple[Path, Record]]) -> None:
     """Mark the jobs (and table rows) measured while contended or overloaded; `records` are every file
     read, one per measurement, for the failed jobs' runs."""
     jobs = c.jobs
@@ -47,12 +49,12 @@ def build(c: Collection, records: list[tuple[Path, dict]]) -> None:
     c.table = c.table.merge(flags, on=["group", "mode", "num_envs"], how="left")
 
 
-def _run_windows(jobs: pd.DataFrame, records: list[tuple[Path, dict]]) -> pd.DataFrame:
+def _run_windows(jobs: pd.DataFrame, records: list[tuple[Path, Record]]) -> pd.DataFrame:
     """Every job's run on its host: the ok ones and the failed ones (a failed job may have run for
     minutes); not the skipped ones, which built nothing."""
-    failed = [{"path": str(p), "host": r["provenance"].get("host"), "run_start": w[0], "run_end": w[1],
-               "cores": slot_cores(r), "slot_gpu": (r.get("placement") or {}).get("gpu")}
-              for p, r in records if r["status"] == "failed" for w in [run_window(r["timing"])]]
+    failed = [{"path": str(p), "host": r.provenance.host, "run_start": w[0], "run_end": w[1],
+               "cores": slot_cores(r), "slot_gpu": r.placement and r.placement.gpu}
+              for p, r in records if r.status == "failed" for w in [run_window(r.timing)]]
     cols = ["path", "host", "run_start", "run_end", "cores", "slot_gpu"]
     windows = pd.concat([jobs[cols], pd.DataFrame(failed, columns=cols)]).dropna(subset=cols[:4])
     return windows.astype({"run_start": float, "run_end": float}).reset_index(drop=True)
@@ -163,7 +165,7 @@ def count(c: Collection) -> str:
     had failed."""
     refused = len(_refused(c))
     parts = [(len(c.jobs), "ok"), (len(c.failed), "failed"), (len(c.skipped), "skipped"),
-             (sum(Path(b["path"]).name != JOBS for b in c.bad), "unusable"),
+             (sum(Path(b["path"]).name != JOB_NOTES for b in c.bad), "unusable"),
              (len(c.no_result) - refused, "with no record")]
     line = f"**Jobs: {sum(n for n, _ in parts)}**: " + ", ".join(f"{n} {what}" for n, what in parts if n)
     return line + (f"; {refused} of them refused by this sweep (listed below)" if refused else "")

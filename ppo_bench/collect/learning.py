@@ -41,7 +41,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ppo_bench.record import results
+from ppo_bench.record.parts import to_target
 from .common import bounded, md_table, mode_order, sort_modes, to_json
 from .equal_steps import TRIM, across_seeds, curve_on, pairs, reach
 from .equal_steps import markdown as equal_steps_markdown
@@ -72,17 +72,17 @@ def iqm_interval(values) -> tuple[float, float]:
     return float(ci.low), float(ci.high)
 
 
-def to_target(learning: dict) -> tuple[Optional[float], Optional[int]]:
+def reached_target(learning: dict) -> tuple[Optional[float], Optional[int]]:
     """(wall seconds, env steps) at which a learning record's curve reached its target (the
-    runner's own rule, `results.to_target`); (None, None) if it never did or there is no target."""
-    return results.to_target(learning["curve"], learning["window"], learning["target_return"])
+    job's own rule, `parts.to_target`); (None, None) if it never did or there is no target."""
+    return to_target(learning["curve"], learning["window"], learning["target_return"])
 
 
 def _seed_rows(jobs: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     rows, warnings = [], []
     for j in jobs[jobs["learning"].notna()].itertuples():
         lr = j.learning
-        wall, steps = to_target(lr)
+        wall, steps = reached_target(lr)
         if (wall is None) != (lr["time_to_target_s"] is None) or (
                 wall is not None and not np.isclose(wall, lr["time_to_target_s"])):
             warnings.append(f"{j.path}: time_to_target_s={lr['time_to_target_s']} but the curve says "

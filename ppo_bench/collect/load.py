@@ -1,7 +1,8 @@
 """Reading result files: which files count, and how their jobs group.
 
 The first step of a collection after sources (which finds the files, in folders and archives), and
-the only one that reads result files. It lists what
+the only one that reads result files, each into its typed record (ppo_bench.record.results.Record,
+which checks itself). It lists what
 cannot be used (bad files, copies of a measurement already read, job folders without a
 result, paths that do not exist) and the failed and skipped jobs, and reads every config
 in today's schema (old keys renamed, keys gained since at their defaults), so that a
@@ -13,8 +14,8 @@ filled in by the sections (see report).
 A learning run (agent.algo other than "reference", today's workload; files from before
 the key read as "reference") is one sample of a configuration whose outcome depends on
 its seed, so its seed is pooled like a round; the reference workload's seed stays part
-of what was measured, as before. Its `learning` record is checked here, so that a
-malformed one (curve lists of unequal length, say) makes the file unusable with one
+of what was measured, as before. Its `learning` record is checked with the rest of the record,
+so that a malformed one (curve lists of unequal length, say) makes the file unusable with one
 reason, like any other mistyped field; so does a malformed `interleaved` record (a probe timed
 after each of a loop's reps, see limits). A learning run that failed part-way keeps the curve
 it had (`learning_so_far`): its points up to the failure are as good as any finished run's,
@@ -35,8 +36,10 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
-from ppo_bench.record import results
 from ppo_bench.record.checks import why_unreadable
+from ppo_bench.record.identity import as_today, flatten, group_identity
+from ppo_bench.record.parts import Machine, Measured, Timing
+from ppo_bench.record.results import BadResult, Record
 from .sources import KILLED, Found, launched, walk
 
 SINGLE_GROUP = "all"
@@ -73,7 +76,7 @@ class Collection:
     no_result: list[dict] = field(default_factory=list)   # path, reason: jobs without a result file
     missing: list[str] = field(default_factory=list)      # paths given that do not exist
     unreadable: list[str] = field(default_factory=list)   # folders or archives that could not be read: "path: why"
-    sweeps: dict = field(default_factory=dict)  # sweep folder -> its multirun.yaml's text (sources.MULTIRUN)
+    sweeps: dict = field(default_factory=dict)  # sweep folder -> its multirun.yaml's text (folder.MULTIRUN)
     contended: list[dict] = field(default_factory=list)   # path, host, overlaps (other jobs' runs)
     contention: list[str] = field(default_factory=list)   # one line per stretch of overlapping runs on a host
     shared_node: list[str] = field(default_factory=list)  # per group, timed jobs that ran beside others on the node
@@ -105,26 +108,26 @@ class Collection:
         return self.side_by_side.get("runtime", pd.DataFrame())
 
 
-def _read(found: Found) -> tuple[list[tuple[Path, dict]], list[dict]]:
-    """Every result file found, checked (results.read_result); an archive's member from its bytes held."""
+def _read(found: Found) -> tuple[list[tuple[Path, Record]], list[dict]]:
+    """Every result file found, read into its Record and checked; an archive's member from its bytes held."""
     records, bad = [], []
     for path in found.results:
         try:
-            records.append((path, results.read_result(path, found.read(path))))
+            records.append((path, Record.read(path, found.read(path))))
         except OSError as e:  # a member that is no file
             bad.append({"path": str(path), "reason": why_unreadable(e, None)})
-        except results.BadResult as e:
+        except BadResult as e:
             bad.append({"path": str(path), "reason": str(e)})
     return records, bad
 
 
-def _at_home(path: Path, rec: dict) -> bool:
+def _at_home(path: Path, rec: Record) -> bool:
     """Whether the file lies in the folder its job wrote it to (the original, not a copy)."""
-    home = (rec.get("job") or {}).get("output_dir")
+    home = rec.job and rec.job.output_dir
     return home is not None and Path(home).resolve() == path.parent.resolve()
 
 
-def _drop_duplicates(records: list[tuple[Path, dict]]) -> tuple[list[tuple[Path, dict]], list[dict]]:
+def _drop_duplicates(records: list[tuple[Path, Record]]) -> tuple[list[tuple[Path, Record]], list[dict]]:
     """One file per measurement (see the package docstring); the others are reported, never pooled.
 
     The file kept is the one in the folder its job wrote it to, else the first by path.
@@ -132,7 +135,7 @@ def _drop_duplicates(records: list[tuple[Path, dict]]) -> tuple[list[tuple[Path,
     if not records:
         return records, []
     files = pd.DataFrame({"path": [str(p) for p, _ in records], "home": [_at_home(p, r) for p, r in records],
-                          "key": [results.measurement_key(r) for _, r in records]})
+                          "key": [r.fingerprint() for _, r in records]})
     files = files.sort_values(["home", "path"], ascending=[False, True])
     files["kept"] = files.groupby("key")["path"].transform("first")  # no key (no timestamps): never merged
     copies = files[files["key"].notna() & (files["path"] != files["kept"])].sort_values("path")
@@ -146,97 +149,80 @@ def _seconds(s: Optional[str]) -> float:
     return datetime.fromisoformat(s.replace("Z", "+00:00")).timestamp() if s else np.nan
 
 
-def run_window(timing: dict) -> tuple[float, float]:
+def run_window(timing: Timing) -> tuple[float, float]:
     """The job's whole run, set-up to end; the measurement alone where a file lacks the job's times."""
-    return (_seconds(timing.get("started_at") or timing.get("measure_started_at")),
-            _seconds(timing.get("finished_at") or timing.get("measure_finished_at")))
+    return (_seconds(timing.started_at or timing.measure_started_at),
+            _seconds(timing.finished_at or timing.measure_finished_at))
 
 
-def _readings(machine: dict, key: str) -> list[float]:
+def _readings(machine: Optional[Machine], key: str) -> list[float]:
     """A machine reading taken just before and just after the measurement, where it was readable."""
-    values = [(machine.get(when) or {}).get(key) for when in ("before", "after")]
+    states = (machine.before, machine.after) if machine is not None else ()
+    values = [getattr(state, key) for state in states if state is not None]
     return [v for v in values if v is not None] or [np.nan]
 
 
-def _job(path: Path, rec: dict) -> dict:
+def _job(path: Path, rec: Record) -> dict:
     """One row of `Collection.jobs`; for a failed job with a curve or reps so far, one of `stopped`."""
-    stopped = rec["status"] == "failed"
-    so_far = rec.get("measured_so_far") or {}
-    flat = results.flatten(rec["config"])
-    if "algo" in rec:  # the record's own field where the config predates agent.algo
-        flat.setdefault("agent.algo", rec["algo"])
-    flat = results.as_today(flat)
-    flat["device"] = rec["device"]  # what it ran on, not "auto"
-    if stopped and rec["device"] == "auto":  # a failed job's file from before the runner kept its device
-        flat["device"] = "cuda" if rec["provenance"].get("gpu") else "cpu"  # auto's own rule, as the job saw it
-    ident = results.group_identity(flat)
+    stopped = rec.status == "failed"
+    measured = rec.measured or Measured()
+    flat = flatten(rec.config)
+    if rec.algo is not None:  # the record's own field where the config predates agent.algo
+        flat.setdefault("agent.algo", rec.algo)
+    flat = as_today(flat)
+    flat["device"] = rec.device  # what it ran on, not "auto"
+    if stopped and rec.device == "auto":  # a failed job's file from before the job kept its device
+        flat["device"] = "cuda" if rec.provenance.gpu else "cpu"  # auto's own rule, as the job saw it
+    ident = group_identity(flat)
     # groups as the schema's default (or the record's own field) where the mode config lacks it,
     # so files with and without the key share one row
-    mode_cfg = {"groups": rec.get("groups") or 1, **(rec["config"].get("mode") or {"name": rec["mode"]})}
-    timing, machine = rec["timing"], rec.get("machine") or {}
-    run = run_window(timing)
+    mode_cfg = {"groups": rec.groups or 1, **(rec.config.get("mode") or {"name": rec.mode})}
+    timing, so_far = rec.timing, rec.measured_so_far
+    run, loads = run_window(timing), _readings(measured.machine, "load_1m")
+    probe = so_far.interleaved if stopped and so_far else measured.interleaved
     return {
         "path": str(path), "identity": json.dumps(ident, sort_keys=True), "ident": ident,
-        "mode_name": mode_cfg.pop("name", rec["mode"]), "mode_cfg": mode_cfg,
-        "groups": int(mode_cfg["groups"]), "num_envs": int(rec["num_envs"]),
+        "mode_name": mode_cfg.pop("name", rec.mode), "mode_cfg": mode_cfg,
+        "groups": int(mode_cfg["groups"]), "num_envs": int(rec.num_envs),
         "round": int(flat.get("round", 0) or 0),
         "sweep": str(path.parent.parent),  # the multirun folder: rounds pair only within one sweep
-        "reps": _reps("measured_so_far.reps", so_far.get("reps", [])) if stopped else [float(x) for x in rec["throughput"]["reps"]],
-        "frameskip": flat.get("env.frameskip", rec.get("frameskip")),
-        "game": rec["game"], "agent": rec["agent"], "device": flat["device"],
+        "reps": [float(x) for x in (so_far.reps if so_far else [])] if stopped
+        else [float(x) for x in measured.throughput.reps],
+        "frameskip": flat.get("env.frameskip", rec.frameskip),
+        "game": rec.game, "agent": rec.agent, "device": flat["device"],
         "backend": flat["env.backend"], "runtime": flat["agent.runtime"],
-        "gpu": rec["provenance"].get("gpu"), "host": rec["provenance"].get("host"),
-        "cpus": rec["provenance"].get("cpu_count"), "num_threads": _num_threads(rec),
-        "cores": slot_cores(rec), "slot_gpu": (rec.get("placement") or {}).get("gpu"),
-        "schedule": rec["config"].get("schedule"), "finished_at": timing.get("finished_at"),
-        "started_at": timing.get("started_at"), "machine": machine,
-        "start": _seconds(timing.get("measure_started_at")), "end": _seconds(timing.get("measure_finished_at")),
+        "gpu": rec.provenance.gpu, "host": rec.provenance.host,
+        "cpus": rec.provenance.cpu_count, "num_threads": measured.num_threads,
+        "cores": slot_cores(rec), "slot_gpu": rec.placement and rec.placement.gpu,
+        "schedule": rec.config.get("schedule"), "finished_at": timing.finished_at,
+        "started_at": timing.started_at, "machine": measured.machine.to_json() if measured.machine else {},
+        "start": _seconds(timing.measure_started_at), "end": _seconds(timing.measure_finished_at),
         "run_start": run[0], "run_end": run[1],
-        "load": np.mean(_readings(machine, "load_1m")), "peak_load": max(_readings(machine, "load_1m")),
-        "mhz": np.mean(_readings(machine, "cpu_mhz")),
-        "phases": (rec.get("phases") or {}).get("ms_per_loop_step"),
+        "load": np.mean(loads), "peak_load": max(loads), "mhz": np.mean(_readings(measured.machine, "cpu_mhz")),
+        "phases": measured.phases and measured.phases.ms_per_loop_step,
         "algo": flat["agent.algo"], "network": flat.get("agent.name"), "seed": flat.get("seed"),
-        "learning": (results.stopped_learning(rec) if rec.get("learning_so_far") else None) if stopped
-        else results.check_learning(rec.get("learning")),
-        "stopped": rec["error"] if stopped else None,
-        "provenance": rec["provenance"], "overrides": [str(o) for o in rec.get("overrides") or []],
-        "warnings": [str(w) for w in rec.get("warnings") or []],
-        "interleaved": interleaved(so_far.get("interleaved") if stopped else rec.get("interleaved")),
+        "learning": _learning(rec, stopped),
+        "stopped": rec.error if stopped else None,
+        "provenance": rec.provenance.to_json(), "overrides": [str(o) for o in rec.overrides or []],
+        "warnings": [str(w) for w in rec.warnings or []],
+        "interleaved": probe and {"mode": probe.mode, "reps": [float(x) for x in probe.reps]},
     }
 
 
-def _reps(key: str, value) -> list[float]:
-    """A list of reps in env-steps/s, checked: positive numbers, since ratios divide by them."""
-    if not isinstance(value, list) or not all(type(x) in (int, float) and x > 0 for x in value):
-        raise ValueError(f"{key}: {value!r:.80}, expected a list of positive numbers")
-    return [float(x) for x in value]
-
-
-def interleaved(value) -> Optional[dict]:
-    """A result's `interleaved` record (schedule.interleave: a probe timed after each of the loop's
-    reps, in the same process), checked: the probe's name and its reps, positive numbers since the
-    loop's reps are divided by them; None for a job without one. A malformed record makes the file
-    unusable with one reason, like any mistyped field."""
-    if value is None:
+def _learning(rec: Record, stopped: bool) -> Optional[dict]:
+    """A row's learning record: a finished run's own, or what a failed one's curve so far says."""
+    if not stopped:
+        return rec.measured.learning.to_json() if rec.measured and rec.measured.learning else None
+    if rec.learning_so_far is None:
         return None
-    if not isinstance(value, dict) or not isinstance(value.get("mode"), str):
-        raise ValueError(f"interleaved: {value!r:.80}, expected an object with the probe's name in `mode`")
-    return {"mode": value["mode"], "reps": _reps("interleaved.reps", value.get("reps"))}
+    schedule = rec.config["schedule"]
+    return rec.learning_so_far.as_learning(schedule.get("return_window"), schedule.get("target_return"),
+                                           rec.timing.setup_s).to_json()
 
 
-def slot_cores(rec: dict) -> Optional[frozenset]:
+def slot_cores(rec: Record) -> Optional[frozenset]:
     """The cores the node launcher gave the job (its `placement`); None for a job not placed."""
-    placement = rec.get("placement")
-    return None if placement is None else frozenset(placement["cores"])
-
-
-def _num_threads(rec: dict) -> Optional[int]:
-    """The emulator threads the job used (the record's own field: env.num_threads or the default it
-    resolved to); None for a job without emulators and for files from before the field."""
-    value = rec.get("num_threads")
-    if value is not None and (type(value) is not int or value < 1):
-        raise ValueError(f"num_threads: {value!r}, expected a positive integer or null")
-    return value
+    return None if rec.placement is None else frozenset(rec.placement.cores)
 
 
 def name_groups(jobs: pd.DataFrame) -> None:
@@ -266,11 +252,11 @@ def _label_modes(jobs: pd.DataFrame) -> None:
                 for n, c in zip(sub["mode_name"], cfgs)]
 
 
-def _listing(path: Path, rec: dict) -> dict:
-    return {"path": str(path), "mode": rec["mode"], "num_envs": rec["num_envs"], "error": rec["error"]}
+def _listing(path: Path, rec: Record) -> dict:
+    return {"path": str(path), "mode": rec.mode, "num_envs": rec.num_envs, "error": rec.error}
 
 
-def load_jobs(paths: list[Path]) -> tuple[Collection, list[tuple[Path, dict]]]:
+def load_jobs(paths: list[Path]) -> tuple[Collection, list[tuple[Path, Record]]]:
     """The ok jobs (one row each, grouped and labelled) and the listings, in a Collection; and the
     records read, one per measurement, for what needs more than the ok jobs (failed jobs' runs)."""
     paths = [Path(p) for p in paths]
@@ -280,16 +266,15 @@ def load_jobs(paths: list[Path]) -> tuple[Collection, list[tuple[Path, dict]]]:
     records, duplicates = _drop_duplicates(records)
     jobs = []
     for path, rec in records:
-        if rec["status"] != "ok" and not (rec["status"] == "failed" and (rec.get("learning_so_far")
-                                                                         or rec.get("measured_so_far"))):
+        if rec.status != "ok" and not (rec.status == "failed" and (rec.learning_so_far or rec.measured_so_far)):
             continue
         try:
             jobs.append(_job(path, rec))
         except (AttributeError, KeyError, TypeError, ValueError) as e:
             bad.append({"path": str(path), "reason": f"unusable field: {type(e).__name__}: {e}"})
     c = Collection(pd.DataFrame(), pd.DataFrame(jobs), pd.DataFrame(), pd.DataFrame(),
-                   failed=[_listing(p, r) for p, r in records if r["status"] == "failed"],
-                   skipped=[_listing(p, r) for p, r in records if r["status"] == "skipped"],
+                   failed=[_listing(p, r) for p, r in records if r.status == "failed"],
+                   skipped=[_listing(p, r) for p, r in records if r.status == "skipped"],
                    bad=sorted(bad, key=lambda b: b["path"]), duplicates=duplicates,
                    no_result=[{"path": p, "reason": no_result[p]} for p in sorted(no_result)],
                    unreadable=found.unreadable, missing=[str(p) for p in paths if not p.exists()],
@@ -334,7 +319,7 @@ def read_table(csv: Path) -> pd.DataFrame:
         if rows.any():
             i = rows.idxmax()
             raise CollectError(csv, f"line {i + 2}: {col}={table.at[i, col]!r} is not {expected}")
-    today = idents.map(lambda d: json.dumps(results.group_identity(results.as_today(d)), sort_keys=True))  # an older table's keys
+    today = idents.map(lambda d: json.dumps(group_identity(as_today(d)), sort_keys=True))  # an older table's keys
     return table[BASELINE_COLUMNS].assign(identity=today, num_envs=num.astype(int), mean=mean)
 
 

@@ -9,7 +9,7 @@ the folder its job wrote it to). The same rules as for a folder, met on disk or 
 a file named result.json under no `set_aside` folder (a sweep's earlier results, moved out) is a result
 file, and so is a folder of that name, which reads as unusable, not as a job without a result; a job
 folder (Hydra's `.hydra`, or a run log, in it) without one is a job without a record; `.jobs.jsonl` is
-the sweep's notes of the jobs it launched (JOBS), `multirun.yaml` Hydra's record of its command. An
+the sweep's notes of the jobs it launched (folder.JOB_NOTES), `multirun.yaml` Hydra's record of its command. An
 archive that cannot be read to its end (cut short, damaged, not an archive) is one line with its
 reason, among the folders that could not be read, and what it held before the damage still counts.
 """
@@ -26,16 +26,13 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Optional, Union
 
-from ppo_bench.record import results
 from ppo_bench.record.checks import why_unreadable
+from ppo_bench.record.folder import JOB_NOTES, MULTIRUN, RESULT, SET_ASIDE
 
 ARCHIVES = (".tar.gz", ".tgz", ".tar.xz")
 RUN_MARKERS = (".hydra", "run.log")  # what a job of run.py leaves in its folder besides result.json
-JOBS = ".jobs.jsonl"  # in a sweep folder: a line per job as it starts and as it ends (ppo_bench.launch.cli.note_job)
-MULTIRUN = "multirun.yaml"  # in a sweep folder: Hydra's record of the sweep, its command among it
-SET_ASIDE = "set_aside"  # a sweep's earlier results, moved out of the way (sweep.set_aside): not read
 KILLED = "killed, or still running"
-REFUSED = "refused by this sweep"  # a job whose folder keeps an earlier run's ok record (runner.Kept)
+REFUSED = "refused by this sweep"  # a job whose folder keeps an earlier run's ok record (job.parent.Kept)
 UNWRITTEN = "no record written: the job ended without one (its folder or the disk refused it)"
 
 
@@ -55,7 +52,7 @@ class Found:
     results: list[Path] = field(default_factory=list)   # result files (and folders named like one), each once
     unfinished: list[str] = field(default_factory=list)  # job folders without a result file
     unreadable: list[str] = field(default_factory=list)  # folders and archives that could not be read: "path: why"
-    notes: list[Path] = field(default_factory=list)      # sweeps' JOBS files
+    notes: list[Path] = field(default_factory=list)      # sweeps' JOB_NOTES files
     sweeps: list[Path] = field(default_factory=list)     # sweeps' MULTIRUN files
     held: dict[Path, Union[bytes, OSError]] = field(default_factory=dict)  # archive members read, or why not
     members: set[Path] = field(default_factory=set)      # every path inside the archives read
@@ -92,14 +89,14 @@ def walk(paths: list[Path]) -> Found:
         for folder, dirs, files in os.walk(p, onerror=failed):
             here = Path(folder)
             dirs[:] = [d for d in dirs if d != SET_ASIDE]
-            if results.FILENAME in files or results.FILENAME in dirs:  # a folder in its place: read_result says so
-                f = here / results.FILENAME
+            if RESULT in files or RESULT in dirs:  # a folder in its place: Record.read says so
+                f = here / RESULT
                 seen.setdefault(f.resolve(), f)
-                if results.FILENAME in dirs:
-                    dirs.remove(results.FILENAME)
+                if RESULT in dirs:
+                    dirs.remove(RESULT)
             elif any(m in dirs or m in files for m in RUN_MARKERS):
                 unfinished.add(str(here))
-            found.notes += [here / JOBS] if JOBS in files else []
+            found.notes += [here / JOB_NOTES] if JOB_NOTES in files else []
             found.sweeps += [here / MULTIRUN] if MULTIRUN in files else []
             for name in sorted(f for f in files if is_archive(Path(f))):
                 read_archive(here / name, found)
@@ -126,17 +123,17 @@ def read_archive(archive: Path, found: Found) -> None:
                 path = archive.joinpath(*parts)
                 found.members.add(path)
                 marked |= {archive.joinpath(*parts[:i]) for i, p in enumerate(parts) if p in RUN_MARKERS}
-                if parts[-1] not in (results.FILENAME, JOBS, MULTIRUN):
+                if parts[-1] not in (RESULT, JOB_NOTES, MULTIRUN):
                     continue
                 if path not in found.held:  # a name added twice (tar rf) is one file, its last copy read
-                    {results.FILENAME: found.results, JOBS: found.notes, MULTIRUN: found.sweeps}[parts[-1]].append(path)
+                    {RESULT: found.results, JOB_NOTES: found.notes, MULTIRUN: found.sweeps}[parts[-1]].append(path)
                 if member.isfile():
                     found.held[path] = tar.extractfile(member).read()
                 elif member.isdir():
                     found.held[path] = IsADirectoryError(errno.EISDIR, "Is a directory", str(path))
                 else:
                     found.held[path] = OSError(errno.EINVAL, "a link in the archive, not a file", str(path))
-                if parts[-1] == results.FILENAME:
+                if parts[-1] == RESULT:
                     done.add(path.parent)
     except (tarfile.TarError, EOFError, zlib.error, lzma.LZMAError, OSError) as e:
         found.unreadable.append(f"{archive}: {_why(e)}")
@@ -155,7 +152,7 @@ def _why(e: Exception) -> str:
 
 
 def launched(found: Found, bad: list[dict]) -> dict[str, str]:
-    """The jobs the sweeps' notes (JOBS) say were launched that left no result file: their folder and
+    """The jobs the sweeps' notes (JOB_NOTES) say were launched that left no result file: their folder and
     why, from their last line (a resumed sweep launches a job again): one that ended wrote no record,
     one that never said it ended was killed or still runs; one refused for an earlier ok record (which
 its folder keeps, and the tables count) is named too, with its line. Such a job may have no folder at all (its
@@ -180,4 +177,4 @@ its folder keeps, and the tables count) is named too, with its line. Such a job 
             last[note.parent / name] = entry
     return {str(job): f"{REFUSED}: {entry['kept']}" if entry.get("kept") else
             UNWRITTEN if entry.get("ended") else KILLED for job, entry in last.items()
-            if entry.get("kept") or not found.lexists(job / results.FILENAME)}
+            if entry.get("kept") or not found.lexists(job / RESULT)}

@@ -1,10 +1,10 @@
 """The job's own process: build the emulators, the agent and the driver, then measure.
 
-This is the child half of a job (the parent half, `runner`, checks the config,
+This is the child half of a job (the parent half, `parent`, checks the config,
 watches this process and writes the record). It runs in a process forked
 from a server that imported this module once (see `isolation`), so it
 starts with torch, the drivers and the registry loaded but CUDA untouched.
-What it returns are the measurement fields of the record (`results.measurement`).
+What it returns is what the record gains when the job finished (`results.Finished`).
 """
 
 from __future__ import annotations
@@ -18,16 +18,19 @@ import torch
 from omegaconf import DictConfig, OmegaConf
 
 from ppo_bench import IMPORTS_BEGAN, registry
-from ppo_bench.record import provenance, results
 from ppo_bench.agent.make import make_agent, total_updates
+from ppo_bench.agent.runtimes import compiled_graphs, cudagraph_skips
 from ppo_bench.env.backends import make_vector_env, num_threads
 from ppo_bench.env.torch_envs import DuplicateEnvError, TorchEnvs, Upload, probe_spaces, spaces
 from ppo_bench.job.isolation import Progress, Stage
-from ppo_bench.signals import one_line
-from ppo_bench.loop.run import interleaved, learn, measure, synchronizer
 from ppo_bench.loop.phases import describe
+from ppo_bench.loop.run import interleaved, learn, measure, synchronizer
+from ppo_bench.record import provenance
+from ppo_bench.record.parts import (UNIT, Curve, EnvSteps, Imports, Inference, Interleaved, Learning, Machine,
+                                    Measured, Phases, Throughput, Timing, to_target, utc_iso)
+from ppo_bench.record.results import Finished
 from ppo_bench.registry import ALGOS, BACKENDS, MODES
-from ppo_bench.agent.runtimes import compiled_graphs, cudagraph_skips
+from ppo_bench.signals import one_line
 
 log = logging.getLogger(__name__)
 IMPORTS_ENDED = time.monotonic()  # this module is what the fork server preloads: its imports end here
@@ -37,18 +40,18 @@ constructor builds them all in one call that holds the GIL (nothing can report m
 256 of them took minutes on a busy 2-core machine."""
 
 
-def measure_job(config: dict, started: float, started_mono: float, entries: list, progress: Progress) -> dict:
-    """The child's job: take the parent's registry additions, describe the machine, then build,
-    warm up and time. `started` is the job's start (time.time, for the record's stamps) and
-    `started_mono` the same instant on the monotonic clock (for every duration)."""
-    forked = {"forked_s": time.monotonic() - started_mono,  # one clock for the machine: the parent's instant holds here
-              "imports": imports(started_mono)}
+def run(config: dict, started_mono: float, entries: list, progress: Progress) -> Finished:
+    """The child's half of a job: take the parent's registry additions, describe the machine, then
+    build, warm up and time. `started_mono` is the job's start on the monotonic clock, which every
+    duration is measured from (the record's times are stamped with time.time)."""
+    # one clock for the machine: the parent's instant holds here
+    forked = Timing(forked_s=time.monotonic() - started_mono, imports=imports(started_mono))
     registry.install(entries)
-    progress.send("provenance", provenance.describe())
-    return _measure(OmegaConf.create(config), started, started_mono, progress, forked)
+    progress.send("provenance", provenance.part())
+    return _build_and_run(OmegaConf.create(config), started_mono, progress, forked)
 
 
-def imports(started_mono: float) -> dict | None:
+def imports(started_mono: float) -> Imports | None:
     """When the project's imports (torch, dynamo, scipy, ale-py, the drivers) began, from the job's
     start, and what they took, where they ran after it: a sweep's first job waits for the fork
     server it started (or a spawned child imports them itself). None where a server had them
@@ -56,7 +59,7 @@ def imports(started_mono: float) -> dict | None:
     imports in one process (docs/findings.md, a job's start), and forked_s alone cannot say which
     part is the imports and which the interpreter's start or the wait for the parent's config check."""
     began = IMPORTS_BEGAN - started_mono
-    return {"began_s": began, "took_s": IMPORTS_ENDED - IMPORTS_BEGAN} if began > 0 else None
+    return Imports(began_s=began, took_s=IMPORTS_ENDED - IMPORTS_BEGAN) if began > 0 else None
 
 
 def resolve_device(name: str) -> torch.device:
@@ -132,8 +135,8 @@ def _announce(cfg: Any) -> None:
     log.info("%s", line)
 
 
-def _measure(cfg: DictConfig, started: float, started_mono: float, progress: Progress, forked: dict) -> dict:
-    """Build, warm up and time the job; return the measurement fields of its record."""
+def _build_and_run(cfg: DictConfig, started_mono: float, progress: Progress, forked: Timing) -> Finished:
+    """Build the job's driver, then run its loop: timed repetitions or a learning run."""
     device = resolve_device(cfg.device)
     torch.manual_seed(cfg.seed)
     if device.type == "cuda":
@@ -149,31 +152,30 @@ def _measure(cfg: DictConfig, started: float, started_mono: float, progress: Pro
     # forked_s: of startup_s, the part before this process ran its first line (the fork server's
     # start and imports, once per sweep, and the fork; `imports` says when those ran and took); the
     # rest is provenance (git, the CUDA probe)
-    start = {"startup_s": startup_s, **forked, "setup_s": setup_s, "setup": parts}
+    start = Timing(startup_s=startup_s, forked_s=forked.forked_s, imports=forked.imports, setup_s=setup_s,
+                   setup=parts)
     # what a failed job's record still says: where it ran and what its start cost
     progress.send("partial", "device", str(device))
     progress.send("partial", "timing", start)
     driver.step = progress.counting(driver.step)
     if driver.agent is not None:
         progress.on_stall(driver.agent.device_state)
-    run = _learn if cfg.schedule.total_env_steps is not None else _timed
-    fields = run(cfg, driver, device, started_mono, progress)
-    fields["timing"] = {**start, **fields["timing"]}
-    return fields
+    loop = _learn if cfg.schedule.total_env_steps is not None else _timed
+    measured, timing, warnings = loop(cfg, driver, device, started_mono, progress)
+    return Finished(device=str(device), measured=measured, timing=start.updated(timing), warnings=warnings)
 
 
-def _inference(agent: Any, runtime: str, first_step_s: float | None) -> dict:
+def _inference(agent: Any, runtime: str, first_step_s: float | None) -> Inference:
     """What ran the agent: its runtime, whether the inference compiled (once) and ran as CUDA graphs."""
     if agent is None:
-        return {"runtime": None, "compiled": False, "cudagraphs": False, "graphs": compiled_graphs(),
-                "compile_s": None}
+        return Inference(runtime=None, compiled=False, cudagraphs=False, graphs=compiled_graphs(), compile_s=None)
     graphs = compiled_graphs()
     compiled = agent.compiled and graphs >= 1
     cudagraphs = agent.cudagraphs and (not agent.compiled or (graphs >= 1 and cudagraph_skips() == 0))
     built = compiled or (agent.cudagraphs and not agent.compiled)  # compiled, or captured by hand
     # the first loop step compiles (compiled) or captures the act graph (graphed)
-    return {"runtime": runtime, "compiled": compiled, "cudagraphs": cudagraphs, "graphs": graphs,
-            "compile_s": first_step_s if built and first_step_s is not None else None}
+    return Inference(runtime=runtime, compiled=compiled, cudagraphs=cudagraphs, graphs=graphs,
+                     compile_s=first_step_s if built and first_step_s is not None else None)
 
 
 def recovery(cfg: Any, driver: Any, device: torch.device):
@@ -202,7 +204,7 @@ def _faults_warning(faults: list[dict], what: str) -> list[str]:
     return [f"survived {len(faults)} emulator fault(s) ({faults[0]['error']}): {what}; see faults"]
 
 
-def _run_on(driver: Any, progress: Progress, loop) -> tuple[Any, dict]:
+def _run_on(driver: Any, progress: Progress, loop) -> tuple[Any, Machine]:
     """`loop()` between two readings of the machine's load; the emulators closed whatever happens."""
     progress.enter(Stage.LOOP)
     before = provenance.machine_state()
@@ -212,11 +214,12 @@ def _run_on(driver: Any, progress: Progress, loop) -> tuple[Any, dict]:
         after = provenance.machine_state()
         progress.enter(Stage.CLOSING)
         driver.close()
-    return out, {"before": before, "after": after}
+    return out, Machine(before=before, after=after)
 
 
-def _timed(cfg: DictConfig, driver: Any, device: torch.device, started_mono: float, progress: Progress) -> dict:
-    """Warm-up and timed repetitions; the measurement fields of the record."""
+def _timed(cfg: DictConfig, driver: Any, device: torch.device, started_mono: float,
+           progress: Progress) -> tuple[Measured, Timing, list[str]]:
+    """Warm-up and timed repetitions: what they measured, their clocks and their warnings."""
     sched = cfg.schedule
     n_steps = cfg.env.num_envs * sched.bench_steps
     log.info("%s %s n=%d on %s: %d warm-up steps, then %d reps x %d steps", cfg.mode.name, cfg.agent.name,
@@ -226,7 +229,7 @@ def _timed(cfg: DictConfig, driver: Any, device: torch.device, started_mono: flo
         progress.send("partial", "rep", n_steps / seconds)  # the parent keeps the reps should the job fail
         done = rep + 1
         log.info("rep %d/%d: %.0f %s in %.2f s; elapsed %.1f s, about %.1f s left", done, sched.reps,
-                 n_steps / seconds, results.UNIT, seconds, time.monotonic() - started_mono,
+                 n_steps / seconds, UNIT, seconds, time.monotonic() - started_mono,
                  seconds * (sched.reps - done))
 
     interleave = None
@@ -238,7 +241,7 @@ def _timed(cfg: DictConfig, driver: Any, device: torch.device, started_mono: flo
         def interleave() -> float:
             seconds = rep()
             progress.send("partial", "probe", n_steps / seconds)
-            log.info("  %s after it: %.0f %s in %.2f s", sched.interleave, n_steps / seconds, results.UNIT, seconds)
+            log.info("  %s after it: %.0f %s in %.2f s", sched.interleave, n_steps / seconds, UNIT, seconds)
             return seconds
 
     timings, machine = _run_on(driver, progress, lambda: measure(
@@ -258,25 +261,28 @@ def _timed(cfg: DictConfig, driver: Any, device: torch.device, started_mono: flo
     warnings += _faults_warning(timings.faults, "each failed repetition was dropped and run again")
     if timings.phases is not None:
         log.info(describe(timings.phases))
-    return results.measurement(
-        warnings=warnings, device=str(device), batch_size=cfg.env.num_envs // cfg.mode.groups,
+    measured = Measured(
+        batch_size=cfg.env.num_envs // cfg.mode.groups,
         num_threads=num_threads(cfg.env, cfg.mode.groups) if MODES[cfg.mode.name].emulators else None,
-        reps=[n_steps / s for s in timings.rep_seconds], seconds=timings.rep_seconds, env_steps_per_rep=n_steps,
-        env_steps=None if counts is None else {
-            "total": int(counts.sum()), "per_env_min": int(counts.min()), "per_env_max": int(counts.max())},
-        inference=_inference(agent, cfg.agent.runtime, timings.first_step_s), phases=timings.phases, machine=machine,
-        faults=timings.faults,
-        interleaved=None if interleave is None else {
-            "mode": sched.interleave, "reps": [n_steps / s for s in timings.probe_seconds],
-            "seconds": timings.probe_seconds, "env_steps_per_rep": n_steps},
-        timing={"first_step_s": timings.first_step_s, "warmup_s": timings.first_step_s + timings.warmup_s,
-                "measure_s": sum(timings.rep_seconds),
-                "measure_started_at": results.utc_iso(timings.measure_started),
-                "measure_finished_at": results.utc_iso(timings.measure_finished)})
+        throughput=Throughput.of(timings.rep_seconds, n_steps),
+        env_steps=None if counts is None else EnvSteps(
+            total=int(counts.sum()), per_env_min=int(counts.min()), per_env_max=int(counts.max())),
+        inference=_inference(agent, cfg.agent.runtime, timings.first_step_s),
+        phases=None if timings.phases is None else Phases.from_json(timings.phases, "phases"), machine=machine,
+        faults=timings.faults)
+    if interleave is not None:  # a record has the key only where the job interleaved a probe
+        measured.interleaved = Interleaved(mode=sched.interleave, reps=[n_steps / s for s in timings.probe_seconds],
+                                           seconds=timings.probe_seconds, env_steps_per_rep=n_steps)
+    timing = Timing(first_step_s=timings.first_step_s, warmup_s=timings.first_step_s + timings.warmup_s,
+                    measure_s=sum(timings.rep_seconds), measure_started_at=utc_iso(timings.measure_started),
+                    measure_finished_at=utc_iso(timings.measure_finished))
+    return measured, timing, warnings
 
 
-def _learn(cfg: DictConfig, driver: Any, device: torch.device, started_mono: float, progress: Progress) -> dict:
-    """A learning run: the loop to schedule.total_env_steps; the measurement fields plus `learning`."""
+def _learn(cfg: DictConfig, driver: Any, device: torch.device, started_mono: float,
+           progress: Progress) -> tuple[Measured, Timing, list[str]]:
+    """A learning run: the loop to schedule.total_env_steps; what it measured (its `learning` among
+    it), its clocks and its warnings."""
     sched = cfg.schedule
     log.info("%s %s n=%d on %s: learning to %d env steps", cfg.mode.name, cfg.agent.name,
              cfg.env.num_envs, device, sched.total_env_steps)
@@ -302,22 +308,23 @@ def _learn(cfg: DictConfig, driver: Any, device: torch.device, started_mono: flo
     tracker = driver.agent.tracker
     final_mean, final_std = tracker.recent(sched.return_window)
     rate = run.env_steps / run.loop_s
-    time_to_target, steps_to_target = results.to_target(run.curve, sched.return_window, sched.target_return)
-    return results.measurement(
-        warnings=_faults_warning(run.faults, "the vector env was rebuilt and the episodes in progress dropped"),
-        device=str(device), batch_size=cfg.env.num_envs // cfg.mode.groups, faults=run.faults,
-        num_threads=num_threads(cfg.env, cfg.mode.groups), reps=[rate], seconds=[run.loop_s], env_steps_per_rep=run.env_steps,
-        env_steps={"total": run.env_steps, "per_env_min": int(driver.env_steps.min()),
-                   "per_env_max": int(driver.env_steps.max())},
+    time_to_target, steps_to_target = to_target(run.curve, sched.return_window, sched.target_return)
+    learning = Learning(
+        total_env_steps=run.env_steps, stopped_by=run.stopped_by, target_return=sched.target_return,
+        window=sched.return_window, setup_s=run.setup_s, wall_s=run.wall_s, env_steps_per_s=rate,
+        episodes=tracker.num_episodes, updates=driver.agent.updates,
+        final_return_mean=None if np.isnan(final_mean) else final_mean,
+        final_return_std=None if np.isnan(final_std) else final_std,
+        time_to_target_s=time_to_target, env_steps_to_target=steps_to_target,
+        returns=tracker.returns().tolist(), curve=Curve(**run.curve))
+    measured = Measured(
+        batch_size=cfg.env.num_envs // cfg.mode.groups, num_threads=num_threads(cfg.env, cfg.mode.groups),
+        throughput=Throughput.of([run.loop_s], run.env_steps),
+        env_steps=EnvSteps(total=run.env_steps, per_env_min=int(driver.env_steps.min()),
+                           per_env_max=int(driver.env_steps.max())),
         inference=_inference(driver.agent, cfg.agent.runtime, None), phases=None, machine=machine,
-        timing={"first_step_s": None, "warmup_s": 0.0, "measure_s": run.loop_s,
-                "measure_started_at": results.utc_iso(run.measure_started),
-                "measure_finished_at": results.utc_iso(run.measure_finished)},
-        learning={
-            "total_env_steps": run.env_steps, "stopped_by": run.stopped_by, "target_return": sched.target_return,
-            "window": sched.return_window, "setup_s": run.setup_s, "wall_s": run.wall_s, "env_steps_per_s": rate,
-            "episodes": tracker.num_episodes, "updates": driver.agent.updates,
-            "final_return_mean": None if np.isnan(final_mean) else final_mean,
-            "final_return_std": None if np.isnan(final_std) else final_std,
-            "time_to_target_s": time_to_target, "env_steps_to_target": steps_to_target,
-            "returns": tracker.returns().tolist(), "curve": run.curve})
+        faults=run.faults, learning=learning)
+    timing = Timing(first_step_s=None, warmup_s=0.0, measure_s=run.loop_s,
+                    measure_started_at=utc_iso(run.measure_started), measure_finished_at=utc_iso(run.measure_finished))
+    dropped = "the vector env was rebuilt and the episodes in progress dropped"
+    return measured, timing, _faults_warning(run.faults, dropped)

@@ -6,7 +6,7 @@ combination that the sweep's axes cross into but that has no job (mode.groups
 not dividing env.num_envs, groups for a mode without batches) is recorded as
 "skipped", not failed; anything else wrong stays an error.
 
-The measurement itself (`job`, the child's half) runs in a fresh child process (see `isolation`): the
+The measurement itself (`child`, the child's half) runs in a fresh child process (see `isolation`): the
 parent can end it whatever it does (ale-py's recv can block in C++ for ever),
 CUDA errors die with it, and every job compiles from a clean dynamo. The parent
 writes the record: "ok" with the child's figures, or "failed" with a one-line
@@ -35,16 +35,20 @@ from typing import Any, Callable, Optional
 from hydra.errors import CompactHydraException
 from omegaconf import DictConfig, OmegaConf
 
-from ppo_bench.launch import placement, sweep
-from ppo_bench.record import provenance, results
 from ppo_bench import registry
+from ppo_bench.config.keys import unknown_key_message, unknown_keys
 from ppo_bench.config.schema import NotApplicable, validate, warnings_for
 from ppo_bench.job.isolation import ChildJob, Stage, start_server, stop_server
+from ppo_bench.launch import placement, sweep
+from ppo_bench.record import provenance
+from ppo_bench.record.folder import RESULT, SET_ASIDE
+from ppo_bench.record.identity import JobIdentity
+from ppo_bench.record.parts import UNIT, JobFolder, Placement, utc_iso
+from ppo_bench.record.results import BadResult, Record
 from ppo_bench.signals import one_line, signals_deferred, sigterm_raises
-from ppo_bench.config.keys import unknown_key_message, unknown_keys
 
 log = logging.getLogger(__name__)
-JOB = "ppo_bench.job.child:measure_job"  # the child's half, by name: here torch is only asked about CUDA (validate)
+CHILD = "ppo_bench.job.child:run"  # the child's half, by name: here torch is only asked about CUDA (validate)
 
 
 class JobFailed(CompactHydraException):
@@ -65,14 +69,16 @@ class Kept(JobFailed):
 
 
 @dataclass
-class Job:
+class HydraJob:
+    """The job as Hydra launched it: the folder it writes to, the overrides it was asked for with,
+    its number in the sweep, and whether it is one of a multirun."""
     output_dir: Path
     overrides: list[str]
     num: Optional[int]
     multirun: bool
 
 
-def job_of(cfg: DictConfig, output_dir: Optional[Path]) -> Job:
+def hydra_job(cfg: DictConfig, output_dir: Optional[Path]) -> HydraJob:
     """Where this job writes and how it was asked for, from Hydra's runtime config."""
     from hydra.core.hydra_config import HydraConfig
     from hydra.types import RunMode
@@ -83,13 +89,13 @@ def job_of(cfg: DictConfig, output_dir: Optional[Path]) -> Job:
     overrides = list(hydra.overrides.task) if hydra is not None else []
     num = hydra.job.get("num") if hydra is not None else None
     multirun = hydra is not None and hydra.get("mode") == RunMode.MULTIRUN
-    return Job(Path(output_dir), overrides, num, multirun)
+    return HydraJob(Path(output_dir), overrides, num, multirun)
 
 
-def identity_of(cfg: DictConfig) -> results.JobIdentity:
+def identity_of(cfg: DictConfig) -> JobIdentity:
     """The job's identity from its resolved config (Hydra's node left unresolved: it is not kept)."""
     keys = [k for k in cfg.keys() if k != "hydra"]
-    return results.JobIdentity.of(OmegaConf.to_container(OmegaConf.masked_copy(cfg, keys), resolve=True))
+    return JobIdentity.of(OmegaConf.to_container(OmegaConf.masked_copy(cfg, keys), resolve=True))
 
 
 def release() -> None:
@@ -130,110 +136,116 @@ def check(cfg: DictConfig, multirun: bool) -> Optional[str]:
 
 
 def run(cfg: DictConfig, output_dir: Optional[Path] = None) -> dict:
-    """Run one job and return its record; the record is also written to `<output_dir>/result.json`.
+    """Run one job and return its record's JSON, as written to `<output_dir>/result.json`.
 
     Raises Refused or JobFailed when the job failed (after writing the record), and
     KeyboardInterrupt or signals.Terminated when it was interrupted.
     """
-    job = job_of(cfg, output_dir)
-    path = job.output_dir / results.FILENAME
+    job = hydra_job(cfg, output_dir)
+    path = job.output_dir / RESULT
     identity = identity_of(cfg)
     earlier = _finished_earlier(path, identity, cfg, job.multirun)
     if earlier is not None:
-        return earlier
+        return earlier.to_json()
     started, started_mono = time.time(), time.monotonic()
-    record = results.new_record(identity, job.overrides, job.num, str(job.output_dir), started)
-    record["placement"] = placement.current()  # the node launcher's slot; None under the others
+    placed = placement.current()  # the node launcher's slot; None under the others
+    record = Record.new(identity, job.overrides, JobFolder(num=job.num, output_dir=str(job.output_dir)), started,
+                        None if placed is None else Placement.from_json(placed, "placement"))
     child = None
     try:
         with sigterm_raises():
-            started_server = start_server(JOB)  # its imports run while the config is checked
-            try:
-                reason = check(cfg, job.multirun)
-                # the check's own imports (torch, to ask for CUDA) also come before the child's fork:
-                # with the child's timing.imports, this says where a first job's forked_s goes
-                record["timing"]["check_s"] = time.monotonic() - started_mono
-            except Refused:
-                if started_server:  # no job follows this one: nothing left importing for it
-                    stop_server()
-                raise
+            reason = _checked(cfg, job.multirun, record, started_mono)
             if reason is not None:
-                record["status"], record["error"] = "skipped", reason
-                return record
-            record["warnings"] = warnings_for(cfg)
-            for note in record["warnings"]:
-                log.warning(note)
-            child = ChildJob(JOB, identity.config, started, started_mono, registry.added())
-            child.run(cfg.stall_timeout_s, _stall_place(cfg.schedule))
-            if child.error is not None:
-                record["traceback"] = child.traceback
-                raise JobFailed(child.error)
-            _merge(record, child.result)
-            record["status"] = "ok"
+                record.status, record.error = "skipped", reason
+            else:
+                record.warnings = warnings_for(cfg)
+                for note in record.warnings:
+                    log.warning(note)
+                child = ChildJob(CHILD, identity.config, started_mono, registry.added())
+                child.run(cfg.stall_timeout_s, _stall_place(cfg.schedule))
+                if child.error is not None:
+                    record.traceback = child.traceback
+                    raise JobFailed(child.error)
+                record.finish(child.result)
     except JobFailed as e:
-        record["error"] = str(e)
+        record.error = str(e)
         raise
     except BaseException as e:  # KeyboardInterrupt, Terminated: the job's file says it did not finish
-        record["error"] = one_line(e)
+        record.error = one_line(e)
         raise
     finally:
-        # A record the child did not describe (a refusal) gets the parent's provenance without
-        # the GPU probe, which would initialise CUDA here (see isolation): cuda and gpu read null.
-        record["provenance"] = (child and child.provenance) or provenance.describe(gpu=False)
-        partial = child.partial if child is not None and record["status"] != "ok" else {}
-        record["device"] = (partial.get("device") or [record["device"]])[-1]  # cuda, not auto, once set up
-        record["timing"].update(*partial.get("timing", [])[-1:])
-        curve = partial.get("curve")
-        if curve:  # a learning run that did not finish keeps the curve it had
-            record["learning_so_far"] = {"curve": {k: [p[k] for p in curve] for k in results.CURVE_KEYS}}
-        if partial.get("rep"):  # and timed repetitions the ones that finished, each with its probe's after it
-            probe = partial.get("probe")
-            record["measured_so_far"] = {"reps": partial["rep"], "interleaved": probe and {
-                "mode": cfg.schedule.interleave, "reps": probe}}
-        busy = _busy_machine(record)
-        if busy:
-            record["warnings"].append(busy)
-            log.warning(busy)
-        record["timing"]["finished_at"] = results.utc_iso(time.time())
-        unwritten = _write(path, record)
-        if unwritten is None:  # the job's line only once its record is on disk
-            _log_outcome(record, path)
-        else:
-            cause = f"{record['error']}; " if record["status"] == "failed" and record["error"] else ""
-            log.error("%s: FAILED: %s%s", _head(record), cause, unwritten)
-            if sys.exc_info()[0] is None:  # else the job's own failure or interruption goes on up
-                raise JobFailed(unwritten)
-    return record
+        _close(record, child, cfg.schedule.interleave, path)
+    return record.to_json()
 
 
-def _write(path: Path, record: dict) -> Optional[str]:
+def _checked(cfg: DictConfig, multirun: bool, record: Record, started_mono: float) -> Optional[str]:
+    """`check`, with the child's fork server started first so that its imports (torch, dynamo) run
+    meanwhile; a refused job stops the server it started. Its seconds go to the record."""
+    started_server = start_server(CHILD)
+    try:
+        reason = check(cfg, multirun)
+    except Refused:
+        if started_server:  # no job follows this one: nothing left importing for it
+            stop_server()
+        raise
+    # the check's own imports (torch, to ask for CUDA) also come before the child's fork:
+    # with the child's timing.imports, this says where a first job's forked_s goes
+    record.timing.check_s = time.monotonic() - started_mono
+    return reason
+
+
+def _close(record: Record, child: Optional[ChildJob], interleave: Optional[str], path: Path) -> None:
+    """The record's end, whatever happened: where it ran, what a job that did not finish keeps of what
+    its child sent, a busy machine's warning, the time; then written, and the job's line logged.
+    Raises JobFailed where the record could not be written and nothing else is on its way up."""
+    # A record the child did not describe (a refusal) gets the parent's provenance without
+    # the GPU probe, which would initialise CUDA here (see isolation): cuda and gpu read null.
+    record.provenance = (child and child.provenance) or provenance.part(gpu=False)
+    if child is not None and record.status != "ok":
+        record.keep(child.partial, interleave)
+    busy = _busy_machine(record)
+    if busy:
+        record.warnings.append(busy)
+        log.warning(busy)
+    record.timing.finished_at = utc_iso(time.time())
+    unwritten = _write(path, record)
+    if unwritten is None:  # the job's line only once its record is on disk
+        _log_outcome(record, path)
+        return
+    cause = f"{record.error}; " if record.status == "failed" and record.error else ""
+    log.error("%s: FAILED: %s%s", _head(record), cause, unwritten)
+    if sys.exc_info()[0] is None:  # else the job's own failure or interruption goes on up
+        raise JobFailed(unwritten)
+
+
+def _write(path: Path, record: Record) -> Optional[str]:
     """Write the record; one line saying why not where its folder cannot take it (read-only, full,
     a file in the folder's place): that fails this job, not the sweep, and prints no traceback."""
     try:
         with signals_deferred():
-            results.write_atomic(path, record)
+            record.write(path)
     except OSError as e:
         return f"its record could not be written to {path}: {one_line(e)}"
     return None
 
 
-def _log_outcome(record: dict, path: Path) -> None:
+def _log_outcome(record: Record, path: Path) -> None:
     """The job's one line on the terminal (and in its log)."""
-    if record["status"] == "ok":
+    if record.status == "ok":
         log.info("%s -> %s", summarise_record(record), path)
         return
     head = _head(record)
-    if record["status"] == "skipped":
-        log.warning("%s: skipped, not applicable in this sweep: %s -> %s", head, record["error"], path)
+    if record.status == "skipped":
+        log.warning("%s: skipped, not applicable in this sweep: %s -> %s", head, record.error, path)
     else:
-        log.error("%s: FAILED: %s -> %s", head, record["error"], path)
+        log.error("%s: FAILED: %s -> %s", head, record.error, path)
 
 
-def _head(record: dict) -> str:
-    return f"{record['mode']} {record['game']} {record['agent']} n={record['num_envs']}"
+def _head(record: Record) -> str:
+    return f"{record.mode} {record.game} {record.agent} n={record.num_envs}"
 
 
-def _finished_earlier(path: Path, identity: results.JobIdentity, cfg: DictConfig, multirun: bool) -> Optional[dict]:
+def _finished_earlier(path: Path, identity: JobIdentity, cfg: DictConfig, multirun: bool) -> Optional[Record]:
     """The ok record already at `path` when resume finds it this job's (the job is skipped), else None.
 
     Any other ok record there is kept: moved aside with `set_aside=true`, else the job fails here,
@@ -242,12 +254,12 @@ def _finished_earlier(path: Path, identity: results.JobIdentity, cfg: DictConfig
     earlier = _ok_record(path, bool(cfg.get("resume")))
     if earlier is None:
         return None
-    same = results.JobIdentity.of_record(earlier) == identity
+    same = JobIdentity.of(earlier.config) == identity
     if cfg.get("resume") and same:
         log.info("resume: %s already ok, skipped", path)
         return earlier
     what = "of this config" if same else "of a different config"
-    aside = path.parent.parent / sweep.SET_ASIDE
+    aside = path.parent.parent / SET_ASIDE
     if cfg.get("set_aside"):
         try:
             dest = sweep.set_aside(path.parent.parent, [path])
@@ -261,26 +273,26 @@ def _finished_earlier(path: Path, identity: results.JobIdentity, cfg: DictConfig
         ways = (f"resume=true to skip this job, set_aside=true to move it to {aside}/<time>/ and run again, or {other}"
                 if same else f"set_aside=true to move it to {aside}/<time>/ and run this job, or {other}")
         line = f"{path} holds an ok record {what}, kept: {ways}"
-    log.error("%s: FAILED: %s", _head(identity.fields()), line)
+    log.error("%s: FAILED: %s", _head(Record(**identity.fields())), line)
     raise Kept(line)
 
 
-def _ok_record(path: Path, resume: bool) -> Optional[dict]:
+def _ok_record(path: Path, resume: bool) -> Optional[Record]:
     if not path.exists():
         return None
     try:
-        earlier = results.read_result(path)
-    except results.BadResult as e:
+        earlier = Record.read(path)
+    except BadResult as e:
         if resume:
             log.warning("resume: %s is not usable (%s); running the job again", path, e)
         return None
-    return earlier if earlier["status"] == "ok" else None
+    return earlier if earlier.status == "ok" else None
 
 
-def _busy_machine(record: dict) -> Optional[str]:
+def _busy_machine(record: Record) -> Optional[str]:
     """A warning when the 1-minute load exceeded the CPU count around the measurement."""
-    machine, cpus = record.get("machine") or {}, record["provenance"].get("cpu_count")
-    loads = [(machine.get(when) or {}).get("load_1m") for when in ("before", "after")]
+    machine, cpus = record.measured and record.measured.machine, record.provenance.cpu_count
+    loads = [s.load_1m for s in (machine.before, machine.after) if s is not None] if machine else []
     loads = [x for x in loads if x is not None]
     if not cpus or not loads or max(loads) <= cpus:
         return None
@@ -310,29 +322,24 @@ def _stall_place(schedule: Any) -> Callable[[Stage, int], str]:
     return where
 
 
-def _merge(record: dict, fields: dict) -> None:
-    fields = dict(fields)
-    record["warnings"] += fields.pop("warnings")
-    record["timing"].update(fields.pop("timing"))
-    record.update(fields)
-
-
-def summarise_record(record: dict) -> str:
-    """One line per job for the log."""
-    head = f"{record['mode']} {record['game']} {record['agent']} n={record['num_envs']} on {record['device']}"
-    if record["status"] != "ok":
-        return f"{head}: FAILED: {record['error']}"
-    thr = record["throughput"]
-    ci = "no interval" if thr["ci95"] is None else f"± {thr['ci95']:.0f}"
-    learning = record.get("learning")
+def summarise_record(record: Record | dict) -> str:
+    """One line per job for the log (of a Record, or of its JSON as `run` returns it)."""
+    if isinstance(record, dict):
+        record = Record.from_json(record)
+    head = f"{_head(record)} on {record.device}"
+    if record.status != "ok":
+        return f"{head}: FAILED: {record.error}"
+    thr = record.measured.throughput
+    ci = "no interval" if thr.ci95 is None else f"± {thr.ci95:.0f}"
+    learning = record.measured.learning
     if learning:
-        ret = learning["final_return_mean"]
-        ret = "no episode finished" if ret is None else f"return {ret:.1f} (last {learning['window']})"
-        return f"{head}: {thr['mean']:.0f} {results.UNIT} over {learning['total_env_steps']} env steps, {ret}"
-    line = f"{head}: {thr['mean']:.0f} {results.UNIT} {ci} over {len(thr['reps'])} reps"
-    probe = record.get("interleaved")
-    if probe and probe["reps"]:
-        ratios = [a / b for a, b in zip(thr["reps"], probe["reps"])]
-        line += (f"; {probe['mode']} interleaved {sum(probe['reps']) / len(probe['reps']):.0f}, "
-                 f"loop/{probe['mode']} by rep {', '.join(f'{r:.2f}' for r in ratios)}")
+        ret = learning.final_return_mean
+        ret = "no episode finished" if ret is None else f"return {ret:.1f} (last {learning.window})"
+        return f"{head}: {thr.mean:.0f} {UNIT} over {learning.total_env_steps} env steps, {ret}"
+    line = f"{head}: {thr.mean:.0f} {UNIT} {ci} over {len(thr.reps)} reps"
+    probe = record.measured.interleaved
+    if probe and probe.reps:
+        ratios = [a / b for a, b in zip(thr.reps, probe.reps)]
+        line += (f"; {probe.mode} interleaved {sum(probe.reps) / len(probe.reps):.0f}, "
+                 f"loop/{probe.mode} by rep {', '.join(f'{r:.2f}' for r in ratios)}")
     return line

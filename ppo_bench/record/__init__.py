@@ -1,1 +1,2 @@
-"""The result record: its fields, checks, provenance, and the statistics over repetitions."""
+"""The result record: its type and parts (results, parts, typed), what a job is (identity), its checks,
+provenance, the sweep folder's file names, and the statistics over repetitions."""

@@ -1,4 +1,4 @@
-"""What makes a result file unusable besides a missing or mistyped field (results.read_result).
+"""What makes a result file unusable besides a missing or mistyped field (results.Record.read).
 
 - Why it could not be read, in words a listing can show: "empty file", "not valid JSON: truncated"
   (a job killed while a foreign tool wrote it, a copy cut short), "permission denied", "a folder,
@@ -43,37 +43,33 @@ def _close(a: float, b: float, scale: float) -> bool:
     return abs(a - b) <= REL_TOL * abs(scale)
 
 
-def disagreement(throughput: dict) -> Optional[str]:
-    """What in a record's `throughput` disagrees with the rest of it (None: nothing): each rep against
-    its env steps over its seconds, the mean and the ci95 against the reps. Its reps and seconds are
-    lists of numbers (results checks the types first)."""
+def disagreement(reps_of: dict, where: str = "throughput") -> Optional[str]:
+    """What in a record's `throughput` (or another object of timed reps at `where`: the interleaved
+    probe's) disagrees with the rest of it (None: nothing): each rep against its env steps over its
+    seconds, the mean and the ci95 against the reps. Its values are typed already (parts)."""
     from ppo_bench.record.stats import t_half_width  # scipy: imported when a record is read, not with the runner
 
-    reps, seconds = throughput.get("reps") or [], throughput.get("seconds")
-    steps = throughput.get("env_steps_per_rep")
+    reps, seconds = reps_of.get("reps") or [], reps_of.get("seconds")
+    steps = reps_of.get("env_steps_per_rep")
     if steps is not None and not (type(steps) is int and steps > 0):
-        return f"throughput.env_steps_per_rep: {steps!r}, expected a positive integer"
+        return f"{where}.env_steps_per_rep: {steps!r}, expected a positive integer"
     if seconds is not None:
         if len(seconds) != len(reps):
-            return f"throughput.seconds: {len(seconds)} items for {len(reps)} reps"
+            return f"{where}.seconds: {len(seconds)} items for {len(reps)} reps"
         for i, (rep, s) in enumerate(zip(reps, seconds)):
             if s <= 0:
-                return f"throughput.seconds[{i}]: {s:g}, expected a positive number"
+                return f"{where}.seconds[{i}]: {s:g}, expected a positive number"
             if steps is not None and not _close(rep, steps / s, rep):
-                return (f"throughput.reps[{i}]: {rep:g} env-steps/s, but {steps} env steps in {s:g} s "
+                return (f"{where}.reps[{i}]: {rep:g} env-steps/s, but {steps} env steps in {s:g} s "
                         f"make {steps / s:g}")
-    for key in ("mean", "ci95"):
-        value = throughput.get(key)
-        if value is not None and type(value) not in (int, float):
-            return f"throughput.{key}: {value!r}, expected a number"
-    mean = throughput.get("mean")
+    mean = reps_of.get("mean")
     if mean is not None and reps and not _close(mean, math.fsum(reps) / len(reps), mean):
-        return f"throughput.mean: {mean:g}, but its reps average {math.fsum(reps) / len(reps):g}"
-    ci95 = throughput.get("ci95")
+        return f"{where}.mean: {mean:g}, but its reps average {math.fsum(reps) / len(reps):g}"
+    ci95 = reps_of.get("ci95")
     if ci95 is not None and reps:
         want = t_half_width(reps)
         if want is None:
-            return f"throughput.ci95: {ci95:g}, but one rep gives none"
+            return f"{where}.ci95: {ci95:g}, but one rep gives none"
         if not _close(ci95, want, math.fsum(reps) / len(reps)):  # 0 for equal reps: scaled by the mean
-            return f"throughput.ci95: {ci95:g}, but its reps give {want:g}"
+            return f"{where}.ci95: {ci95:g}, but its reps give {want:g}"
     return None

@@ -1,6 +1,6 @@
 """The names in a sweep's folder that the sweep writes and the collector reads, said once."""
 
-RESULT = "result.json"  # in a job's folder: its record (results.write_result)
+RESULT = "result.json"  # in a job's folder: its record (results.Record.write)
 JOB_NOTES = ".jobs.jsonl"  # in a sweep folder: a line per job as it starts and as it ends (launch.cli.note_job)
 MULTIRUN = "multirun.yaml"  # in a sweep folder: Hydra's record of the sweep, its command among it
 SET_ASIDE = "set_aside"  # in a sweep folder: <UTC time>/ per move, earlier results at their relative paths (sweep.set_aside)

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Optional
 
+from ppo_bench.record.parts import MachineState, Provenance
 from ppo_bench.registry import BACKENDS
 
 
@@ -91,7 +92,12 @@ def describe(gpu: bool = True) -> dict:
     }
 
 
-def machine_state() -> dict:
+def part(gpu: bool = True) -> Provenance:
+    """`describe()` as the record's part."""
+    return Provenance.from_json(describe(gpu), "provenance")
+
+
+def machine_state() -> MachineState:
     """What the machine was doing: 1-minute load average and mean CPU clock, where readable."""
     try:
         load = os.getloadavg()[0]
@@ -104,4 +110,4 @@ def machine_state() -> dict:
         mhz = sum(values) / len(values) if values else None
     except (ValueError, IndexError):
         pass
-    return {"load_1m": load, "cpu_mhz": mhz}
+    return MachineState(load_1m=load, cpu_mhz=mhz)

@@ -1,0 +1,78 @@
+"""What a job measures, said once: its identity, and the keys by which the collector groups jobs.
+
+Resume compares a job's identity with an earlier record's, the record stores it, and the collector
+reads every record's config in today's schema (keys gained since at their defaults, old keys
+renamed) so that the group a job is pooled in does not depend on when its file was written.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from ppo_bench.config.schema import AgentConfig, EnvConfig, ScheduleConfig
+from ppo_bench.registry import ALGOS, RUNTIMES
+
+RUN_CONTROL_KEYS = ("resume", "set_aside", "collect", "stall_timeout_s")
+"""How a job runs, not what it measures: not part of its identity, not stored, and not in its
+folder's name (conf/config.yaml's hydra.job.config.override_dirname.exclude_keys, which a test
+holds to this list)."""
+NOT_IDENTITY = ("env.num_envs", "round", "schedule.profile", "schedule.interleave")  # and every key under mode.
+STOPS = ("schedule.max_seconds", "schedule.stop_at_target")  # where a learning run stops
+SCHEMA_DEFAULTS = {f"{g}.{k}": v for g, cls in (("env", EnvConfig), ("agent", AgentConfig),
+                                                ("schedule", ScheduleConfig)) for k, v in vars(cls()).items()}
+"""Flat defaults of the schema's groups (mode aside), for keys older result files lack."""
+
+
+@dataclass(frozen=True)
+class JobIdentity:
+    """What a job measures: its resolved config without Hydra's node and the run-control keys.
+    The collector groups jobs by what is left of it once the keys a table varies are taken out
+    (`group_identity`)."""
+
+    key: str
+    """The config as canonical JSON: equal identities, equal keys."""
+    config: dict = field(compare=False, hash=False)
+
+    @classmethod
+    def of(cls, config: dict) -> "JobIdentity":
+        kept = {k: v for k, v in config.items() if k != "hydra" and k not in RUN_CONTROL_KEYS}
+        return cls(json.dumps(kept, sort_keys=True), kept)
+
+    def fields(self) -> dict:
+        """The record's plain values for grouping (fields of results.Record)."""
+        c = self.config
+        return {"mode": c["mode"]["name"], "game": c["env"]["game"], "agent": c["agent"]["name"],
+                "runtime": c["agent"]["runtime"], "algo": c["agent"]["algo"], "backend": c["env"]["backend"],
+                "num_envs": c["env"]["num_envs"], "device": c["device"], "frameskip": c["env"]["frameskip"],
+                "groups": c["mode"]["groups"], "round": c["round"], "seed": c["seed"]}
+
+
+def flatten(d: dict, prefix: str = "") -> dict:
+    out = {}
+    for k, v in d.items():
+        if isinstance(v, dict):
+            out.update(flatten(v, f"{prefix}{k}."))
+        else:
+            out[f"{prefix}{k}"] = v
+    return out
+
+
+def as_today(flat: dict) -> dict:
+    """A flat config in today's schema: keys it gained read as their defaults, and agent.compile
+    (a bool, before agent.runtime) read as runtime compiled or eager, so old files group with new."""
+    flat = dict(flat)
+    if "agent.compile" in flat:
+        compiled = flat.pop("agent.compile")
+        flat.setdefault("agent.runtime", next(r.name for r in RUNTIMES if r.old_compile_flag == bool(compiled)))
+    return {**SCHEMA_DEFAULTS, **flat}
+
+
+def group_identity(flat: dict) -> dict:
+    """The keys that say what was measured: all but the mode's, num_envs, round, profile and interleave
+    (what runs beside the timed reps, not in them); and
+    for a learning run the seed (its seeds are samples of one configuration) and where it stops
+    (`STOPS`: they cut a curve short, they do not change it)."""
+    reference = ALGOS.reference.name  # the reference's workload; any other algorithm learns
+    pooled = NOT_IDENTITY + (("seed", *STOPS) if flat.get("agent.algo", reference) != reference else ())
+    return {k: v for k, v in flat.items() if k not in pooled and not k.startswith("mode.")}
