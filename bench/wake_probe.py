@@ -66,7 +66,7 @@ def act_once(agent, frames: torch.Tensor, s: int, ids: np.ndarray) -> tuple[np.n
     actions = np.asarray(agent.actions_to_host(a)).copy()
     t2 = time.perf_counter()
     agent.store(frames, a, v)
-    updated = agent.update_due(s + 1)
+    updated = agent.update_after(s + 1)
     if updated:
         agent.update()
         agent.wait_for_update()
@@ -76,9 +76,9 @@ def act_once(agent, frames: torch.Tensor, s: int, ids: np.ndarray) -> tuple[np.n
 def timed_acts(driver, wait: str, steps: int, gap_s: float) -> tuple[list[float], list[float]]:
     """Per act: the launch (the host's act call) and the action download, after `wait`."""
     agent, env = driver.agent, driver.vector_env
-    n = agent.algo.spec.num_envs
+    n = agent.spec.num_envs
     ids = np.arange(n, dtype=np.int64)
-    obs = np.full((n, *agent.algo.spec.obs_shape), 87, dtype=np.uint8)
+    obs = np.full((n, *agent.spec.obs_shape), 87, dtype=np.uint8)
     actions = np.zeros(n, dtype=np.int64)
     launch, download = [], []
     for s in range(steps):
@@ -103,7 +103,7 @@ def timed_steps(driver, pause: str, steps: int, gap_s: float) -> list[float]:
     loop's bookkeeping after the send too (the agent observes the last acted batch's results
     beside the emulators' step, as SendRecvDriver does)."""
     agent, env = driver.agent, driver.vector_env
-    n = agent.algo.spec.num_envs
+    n = agent.spec.num_envs
     ids = np.arange(n, dtype=np.int64)
     actions = np.zeros(n, dtype=np.int64)
     obs, results, step_s = None, None, []

@@ -174,7 +174,7 @@ def test_a_failed_job_s_malformed_reps_make_its_file_unusable(tmp_path):
     stopped(path, {"reps": [700.0, -1.0], "interleaved": None})
     c = collect([tmp_path], plot=False)
     assert c.interleaved.empty
-    assert c.bad == [{"path": str(path), "reason": "unusable field: ValueError: measured_so_far.reps: "
+    assert c.bad == [{"path": str(path), "reason": "measured_so_far.reps: "
                       "[700.0, -1.0], expected a list of positive numbers"}]
 
 

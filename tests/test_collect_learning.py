@@ -309,12 +309,12 @@ def test_a_malformed_learning_record_is_one_unusable_file(tmp_path, capsys):
     c = collect([tmp_path], plot=False)
     reasons = {b["path"]: b["reason"] for b in c.bad}
     assert reasons == {
-        str(bad): "unusable field: ValueError: learning.curve: lists of unequal length "
+        str(bad): "learning.curve: lists of unequal length "
                   "(env_steps 3, wall_s 3, episodes 3, return_mean 2, return_std 3)",
-        str(typed): "unusable field: ValueError: learning.episodes: string, expected integer"}
+        str(typed): "learning.episodes: string, expected integer"}
     assert c.jobs["path"].tolist() == [str(good)] and learning_row(c, "step")["seeds"] == 1
     out = capsys.readouterr().out
-    assert f"- {bad}: unusable field: ValueError: learning.curve: lists of unequal length" in out
+    assert f"- {bad}: learning.curve: lists of unequal length" in out
 
 
 def failed_learn(root, name, returns, *, mode="async", seed=0, groups=2, error="DuplicateEnvError: env 3"):

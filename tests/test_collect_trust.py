@@ -69,7 +69,7 @@ def test_the_json_files_written_are_strict_even_if_a_non_finite_figure_gets_thro
     learn(tmp_path, "a", [0.0, 5.0, 10.0], seed=0)
     _with(learn(tmp_path, "b", [0.0, 5.0, 10.0], seed=1),
           lambda r: r["learning"]["curve"]["return_mean"].__setitem__(1, float("inf")))
-    monkeypatch.setattr(results, "read_result", lambda p, data=None: json.loads(p.read_text()))  # lets it in
+    monkeypatch.setattr(results, "non_finite", lambda value, where="": [])  # lets it in
     c = collect([tmp_path], plot=False)
     data = _strict((c.out_dir / "returns.json").read_text())
     seeds = data["configurations"][0]["seeds"]

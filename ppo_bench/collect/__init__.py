@@ -22,7 +22,7 @@ compared or merged is decided by the configs, not by where the files lie:
   a round is one round of one sweep folder, so sides from two sweeps never pair.
 - One measurement is counted once, however many files hold it: a duplicate is
   a file whose host, clock readings (job start and end, measurement start and
-  end) and raw reps and seconds equal another's (`results.measurement_key`),
+  end) and raw reps and seconds equal another's (`results.Record.fingerprint`),
   as in a copied sweep folder collected with its original. The file still in
   the folder its job wrote it to is kept; the copies are listed.
 - A measurement that overlaps another job's run on the same host (its set-up,

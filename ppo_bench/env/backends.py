@@ -87,6 +87,7 @@ import numpy as np
 from gymnasium.spaces import Box, Discrete
 
 from ppo_bench.launch import placement
+from ppo_bench.config.checks import check_batches
 from ppo_bench.registry import BACKENDS
 
 MAX_EPISODE_FRAMES = 108_000
@@ -150,11 +151,7 @@ def make_vector_env(env_cfg: Any, groups: int = 1, clip_rewards: bool = True) ->
     problem = backend.missing()
     if problem:
         raise ValueError(problem)
-    if groups > 1 and not backend.batches:
-        raise ValueError(f"mode.groups={groups}: env.backend={backend.name} has no async batches "
-                         f"({backend.no_batches_why}); use groups=1")
-    if env_cfg.num_envs % groups:
-        raise ValueError(f"mode.groups={groups}: must divide env.num_envs={env_cfg.num_envs}")
+    check_batches(backend, env_cfg.num_envs, groups)
     return backend.load()(env_cfg, groups, clip_rewards)
 
 

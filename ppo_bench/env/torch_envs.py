@@ -95,23 +95,32 @@ class TorchEnvs:
 
     `uploader`, when given, replaces `env.upload` (the graphed agent stages
     frames in its own pinned buffer and copies them inside its graph).
+
+    `observers`, when given (the driver's: loop.observers.Observers), are told
+    of each upload as the phase `upload` (the profile's clocks).
     """
 
     def __init__(self, envs: VectorEnv, device: torch.device, upload: str = "pinned",
-                 uploader: Optional[Callable[[np.ndarray], torch.Tensor]] = None):
+                 uploader: Optional[Callable[[np.ndarray], torch.Tensor]] = None, observers: Any = None):
         self.envs = envs
+        self.observers = observers
         self.batch_size = envs.batch_size
         # only batches of fewer than all envs can repeat one: a full batch has a slot per env
         self._check_ids = envs.batch_size < envs.num_envs
         self.upload = Upload((self.batch_size, *envs.single_observation_space.shape), device, upload, uploader)
 
+    def _frames(self, obs: np.ndarray) -> torch.Tensor:
+        if self.observers is None:
+            return self.upload.frames(obs)
+        return self.observers.call("upload", self.upload.frames, obs)
+
     def reset(self, seed: int) -> tuple[torch.Tensor, np.ndarray]:
         obs, info = self.envs.reset(seed=seed)
-        return self.upload.frames(obs), info["env_id"]
+        return self._frames(obs), info["env_id"]
 
     def step(self, actions: np.ndarray) -> tuple:
         obs, rewards, terminations, truncations, info = self.envs.step(actions)
-        return self.upload.frames(obs), info["env_id"], rewards, terminations, truncations
+        return self._frames(obs), info["env_id"], rewards, terminations, truncations
 
     def send(self, actions: np.ndarray) -> None:
         self.envs.send(actions)
@@ -120,7 +129,7 @@ class TorchEnvs:
         obs, rewards, terminations, truncations, info = self.envs.recv()
         if self._check_ids:
             check_batch(info["env_id"], self.envs.num_envs)
-        return self.upload.frames(obs), info["env_id"], rewards, terminations, truncations
+        return self._frames(obs), info["env_id"], rewards, terminations, truncations
 
     def close(self) -> None:
         self.envs.close()

@@ -23,6 +23,7 @@ from ppo_bench.agent.runtimes import compiled_graphs, cudagraph_skips
 from ppo_bench.env.backends import make_vector_env, num_threads
 from ppo_bench.env.torch_envs import DuplicateEnvError, TorchEnvs, Upload, probe_spaces, spaces
 from ppo_bench.job.isolation import Progress, Stage
+from ppo_bench.loop.observers import EachStep, Observers
 from ppo_bench.loop.phases import describe
 from ppo_bench.loop.run import interleaved, learn, measure, synchronizer
 from ppo_bench.record import provenance
@@ -106,13 +107,14 @@ def build(cfg: Any, device: torch.device, parts: dict | None = None):
             obs_shape, num_actions = spaces(envs) if envs is not None else probe_spaces(cfg.env)
             agent = make_agent(cfg.agent, obs_shape, num_actions, n, device, n // groups, total_updates(cfg))
         lap("agent")
+        observers = Observers()  # told by the driver (and the adapter) of each call and loop step
         if agent is not None and envs is None:  # agent_only: its synthetic frames go up as the loop's would
             driver = mode.load()(Upload((n // groups, *obs_shape), device, cfg.env.upload, agent.uploader),
-                                 agent, cfg.seed, groups)
+                                 agent, cfg.seed, groups, observers)
         else:
             if agent is not None:
-                envs = TorchEnvs(envs, device, cfg.env.upload, agent.uploader)
-            driver = mode.load()(envs, agent, cfg.seed, groups)
+                envs = TorchEnvs(envs, device, cfg.env.upload, agent.uploader, observers)
+            driver = mode.load()(envs, agent, cfg.seed, groups, observers)
         lap("driver")
         if large:  # the driver's lap holds the first reset (where envpool makes its pool)
             log.info("%d emulators built in %.1f s and reset in %.1f s", n, clock["emulators"], clock["driver"])
@@ -157,7 +159,7 @@ def _build_and_run(cfg: DictConfig, started_mono: float, progress: Progress, for
     # what a failed job's record still says: where it ran and what its start cost
     progress.send("partial", "device", str(device))
     progress.send("partial", "timing", start)
-    driver.step = progress.counting(driver.step)
+    driver.observers.add(EachStep(progress.count))
     if driver.agent is not None:
         progress.on_stall(driver.agent.device_state)
     loop = _learn if cfg.schedule.total_env_steps is not None else _timed
@@ -192,7 +194,7 @@ def recovery(cfg: Any, driver: Any, device: torch.device):
         seed = cfg.seed + rebuilt[0] * cfg.env.num_envs
         log.warning("%s; building a new vector env (seed %d) and going on", one_line(e), seed)
         t = time.perf_counter()
-        driver.restart(TorchEnvs(make_envs(cfg), device, cfg.env.upload, driver.agent.uploader), seed)
+        driver.restart(TorchEnvs(make_envs(cfg), device, cfg.env.upload, driver.agent.uploader, driver.observers), seed)
         return {"error": one_line(e), "seed": seed, "rebuild_s": time.perf_counter() - t}
 
     return recover

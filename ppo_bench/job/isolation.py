@@ -85,16 +85,9 @@ class Progress:
     def enter(self, stage: Stage) -> None:
         self._stage.value = stage
 
-    def counting(self, step: Callable) -> Callable:
-        """`step`, bumping the counter after each call (a shared-memory add: ~0.1 us a loop step)."""
-        steps = self._steps
-
-        def counted(*args: Any, **kwargs: Any) -> Any:
-            out = step(*args, **kwargs)
-            steps.value += 1
-            return out
-
-        return counted
+    def count(self) -> None:
+        """One more loop step (a shared-memory add: ~0.1 us a loop step); the driver's observer calls it."""
+        self._steps.value += 1
 
 
 _server_key: Optional[tuple] = None

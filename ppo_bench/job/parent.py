@@ -65,7 +65,7 @@ class Refused(JobFailed, ValueError):
 
 class Kept(JobFailed):
     """An ok record already in the job's folder is kept, and the job refused: the folder's record is an
-    earlier run's, so the sweep notes the refusal for its summary (cli.note_job)."""
+    earlier run's, so the sweep notes the refusal for its summary (launch.launching.noted)."""
 
 
 @dataclass

@@ -73,6 +73,8 @@ def group_identity(flat: dict) -> dict:
     (what runs beside the timed reps, not in them); and
     for a learning run the seed (its seeds are samples of one configuration) and where it stops
     (`STOPS`: they cut a curve short, they do not change it)."""
-    reference = ALGOS.reference.name  # the reference's workload; any other algorithm learns
-    pooled = NOT_IDENTITY + (("seed", *STOPS) if flat.get("agent.algo", reference) != reference else ())
+    algo = flat.get("agent.algo", ALGOS.reference.name)
+    # the registry's flag; an algorithm not registered in the reading process learns unless it is the reference
+    learns = ALGOS[algo].learns if algo in ALGOS else algo != ALGOS.reference.name
+    pooled = NOT_IDENTITY + (("seed", *STOPS) if learns else ())
     return {k: v for k, v in flat.items() if k not in pooled and not k.startswith("mode.")}
