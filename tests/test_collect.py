@@ -19,6 +19,7 @@ import pandas as pd
 import pytest
 from scipy.stats import t as student_t
 
+from ppo_bench.record.parts import UNIT
 from ppo_bench.record import results
 from ppo_bench.collect import collect, main
 
@@ -51,7 +52,7 @@ def record(mode="step", n=8, reps=(100.0,), *, groups=1, round=0, frameskip=5, s
                        "gpu": None, "cpu_count": cpus, "git_commit": "abc"},
     }
     if status == "ok":
-        rec["throughput"] = {"unit": results.UNIT, "reps": list(reps)}
+        rec["throughput"] = {"unit": UNIT, "reps": list(reps)}
         rec["timing"].update(measure_started_at=start.isoformat(), measure_finished_at=end.isoformat())
         after = load if load_after is None else load_after
         rec["machine"] = {"before": {"load_1m": load, "cpu_mhz": mhz}, "after": {"load_1m": after, "cpu_mhz": mhz}}

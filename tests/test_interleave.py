@@ -99,7 +99,7 @@ def test_an_interleave_that_cannot_be_is_refused_in_one_line(overrides, message)
 
 def test_the_probes_ignore_it_and_it_is_not_part_of_what_was_measured(tmp_path):
     """One sweep can run the probes beside interleaved loops, and the collector groups them together."""
-    from ppo_bench.record.results import flatten, group_identity
+    from ppo_bench.record.identity import flatten, group_identity
 
     record = run_job(tmp_path, "mode=env_only", "env.num_envs=2", "device=cpu", "schedule.reps=2",
                      "schedule.bench_steps=4", "schedule.warmup=2", "schedule.interleave=env_only")

@@ -265,7 +265,7 @@ def test_a_learning_run_stops_at_its_target_when_asked():
     import time
 
     from ppo_bench.loop.run import learn
-    from ppo_bench.record.results import to_target
+    from ppo_bench.record.parts import to_target
 
     def run(stop_at, total_env_steps):
         torch.manual_seed(0)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import compose_config
+from ppo_bench.record.parts import UNIT
 from ppo_bench.record import results
 from ppo_bench.job import parent
 from ppo_bench.record.results import read_result
@@ -140,13 +141,13 @@ def test_success_is_logged_only_once_the_record_is_on_disk(tmp_path, monkeypatch
     caplog.set_level(logging.INFO, logger="ppo_bench")
 
     def disk_full(path, record):
-        assert results.UNIT not in caplog.text, "success was logged before the record was written"
+        assert UNIT not in caplog.text, "success was logged before the record was written"
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(results, "write_atomic", disk_full)
     with pytest.raises(parent.JobFailed, match="its record could not be written"):
         parent.run(compose_config(), output_dir=tmp_path)
-    assert results.UNIT not in caplog.text and " -> " not in caplog.text, caplog.text
+    assert UNIT not in caplog.text and " -> " not in caplog.text, caplog.text
     failed = [r.getMessage() for r in caplog.records if "FAILED" in r.getMessage()]
     assert len(failed) == 1 and "its record could not be written" in failed[0] and "No space left" in failed[0]
 

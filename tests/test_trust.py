@@ -10,6 +10,7 @@ import pytest
 
 from conftest import compose_config
 from ppo_bench.job import parent
+from ppo_bench.record.parts import UNIT
 from ppo_bench.record import results
 from ppo_bench.record.identity import RUN_CONTROL_KEYS
 from ppo_bench.record.parts import JobFolder, Provenance
@@ -33,7 +34,7 @@ def a_record() -> dict:
 
 def test_a_non_finite_figure_is_written_as_null_with_the_reason(tmp_path):
     record = a_record()
-    record["throughput"] = {"unit": results.UNIT, "reps": [10.0, 12.0], "seconds": [1.0, 1.0], "mean": math.inf,
+    record["throughput"] = {"unit": UNIT, "reps": [10.0, 12.0], "seconds": [1.0, 1.0], "mean": math.inf,
                             "ci95": math.nan}
     results.write_atomic(tmp_path / "result.json", record)
     on_disk = read_result(tmp_path / "result.json")
@@ -51,7 +52,7 @@ def test_a_non_finite_figure_is_written_as_null_with_the_reason(tmp_path):
 def test_a_file_holding_non_finite_numbers_is_refused_naming_the_field(tmp_path, field, text):
     record = a_record()
     record["status"] = "ok"
-    record["throughput"] = {"unit": results.UNIT, "reps": [10.0, 12.0], "seconds": [1.0, 1.0], "mean": 11.0}
+    record["throughput"] = {"unit": UNIT, "reps": [10.0, 12.0], "seconds": [1.0, 1.0], "mean": 11.0}
     written = json.dumps(record)
     if text is None:
         record["config"]["agent"]["learning_rate"] = -math.inf
@@ -162,7 +163,7 @@ def measured_record(steps: int = 16, seconds=(1.5, 1.6)) -> dict:
     record = a_record()
     reps = [steps / s for s in seconds]
     record["status"] = "ok"
-    record["throughput"] = {"unit": results.UNIT, "reps": reps, "seconds": list(seconds),
+    record["throughput"] = {"unit": UNIT, "reps": reps, "seconds": list(seconds),
                             "env_steps_per_rep": steps, **stats.summary(reps)}
     return record
 

@@ -21,7 +21,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ppo_bench.record import results, stats
+from ppo_bench.record.parts import UNIT
+from ppo_bench.record import stats
 from ppo_bench.registry import BACKENDS, MODES, RUNTIMES
 from . import throughput
 from .common import (camel, decimals, interval, marks_legend, md_table, mode_order, paired, pooled, pooled_mean,
@@ -186,7 +187,7 @@ def chart(t: pd.DataFrame, charts: dict[str, dict], compared: dict[str, pd.DataF
         names = {throughput.js_name(f"{m} {g}"): one[throughput.js_name(m)] for m in modes}
         out.update(names)
         metas[g] = {"arrays": list(names), **one["meta"]}
-    out["meta"] = {"unit": results.UNIT, "groups": metas}
+    out["meta"] = {"unit": UNIT, "groups": metas}
     for column, b in compared.items():
         ratios = ratio_arrays(b, column)
         if ratios:

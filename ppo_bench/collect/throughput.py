@@ -30,7 +30,8 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
-from ppo_bench.record import results, stats
+from ppo_bench.record.parts import UNIT
+from ppo_bench.record import stats
 from ppo_bench.registry import MODES
 from . import bound_per_design, measured, probe_limit
 from .common import (bounded, camel, decimals, interval, marks_legend, md_table, mode_order, paired, pooled,
@@ -203,7 +204,7 @@ def chart(t: pd.DataFrame, jobs: pd.DataFrame, group: str, sweeps: Optional[dict
     out["meta"] = {"game": distinct("game"), "agent": distinct("agent"), "device": distinct("device"),
                    "gpu": distinct("gpu"), "schedule": j.iloc[0]["schedule"],
                    "date": max((d for d in j["finished_at"] if d), default=None), "group": group,
-                   "frameskip": j.iloc[0]["frameskip"], "unit": results.UNIT,
+                   "frameskip": j.iloc[0]["frameskip"], "unit": UNIT,
                    "measured": measured.meta(j, sweeps)}
     return out
 

@@ -29,7 +29,7 @@ import torch
 
 from ppo_bench.loop.drivers import drain
 from ppo_bench.loop.phases import PhaseClock
-from ppo_bench.record.results import CURVE_KEYS, to_target
+from ppo_bench.record.parts import CURVE_KEYS, to_target
 
 
 def run_loop(driver: Any, until: Callable[[int], bool], first: int = 0,

@@ -30,11 +30,6 @@ from ppo_bench.record.parts import (CURVE_KEYS, Curve, Interleaved, JobFolder, L
                                     Placement, Provenance, Timing, utc_iso)
 from ppo_bench.record.typed import UNSET, BadResult, Part, kind, non_finite, typed
 
-# Names that other modules still import from here, where they were defined before the record had its
-# parts: the loop (CURVE_KEYS, to_target), launch.sweep (FILENAME), tests (UNIT, flatten, group_identity).
-from ppo_bench.record.folder import RESULT as FILENAME  # noqa: F401
-from ppo_bench.record.identity import flatten, group_identity  # noqa: F401
-from ppo_bench.record.parts import UNIT, to_target  # noqa: F401
 
 SCHEMA = 1
 """The version this code writes and reads."""
