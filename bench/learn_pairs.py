@@ -1,0 +1,70 @@
+"""Learning runs of two trees, paired by seed, from bench/alternate_trees.sh's folders.
+
+    python bench/learn_pairs.py OUT [OUT ...] --trees old new
+
+Each OUT holds runs.tsv and <tree>_r<round>/**/result.json (one learning record a run).
+Prints, per seed and tree, the time to the target from the job's start and from the
+process's start (runs.tsv's start epoch against the record's own `timing.started_at`),
+the process's start to the loop's start, the env steps to the target and the loop's
+env-steps/s; then the second tree over the first, paired by seed: the geometric mean
+with a 95% t-interval on the log ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import statistics
+from datetime import datetime
+from pathlib import Path
+
+from scipy import stats
+
+
+def runs(out: Path) -> list[dict]:
+    found = []
+    for row in csv.DictReader(open(out / "runs.tsv"), delimiter="\t"):
+        record = next((out / f"{row['tree']}_r{row['round']}").rglob("result.json"))
+        r = json.loads(record.read_text())
+        learning, timing = r["learning"], r["timing"]
+        before_job = datetime.fromisoformat(timing["started_at"]).timestamp() - float(row["started_epoch_s"])
+        found.append({"seed": r["seed"], "tree": row["tree"],
+                      "job_s": learning["time_to_target_s"],
+                      "process_s": before_job + learning["time_to_target_s"],
+                      "loop_start_s": before_job + learning["setup_s"],
+                      "env_steps": learning["env_steps_to_target"],
+                      "env_steps_per_s": learning["env_steps_per_s"]})
+    return found
+
+
+def paired(a: list[float], b: list[float]) -> str:
+    logs = [math.log(y / x) for x, y in zip(a, b)]
+    mean, half = statistics.mean(logs), stats.t.ppf(0.975, len(logs) - 1) * statistics.stdev(logs) / math.sqrt(len(logs))
+    return f"{math.exp(mean):.2f}x [{math.exp(mean - half):.2f}, {math.exp(mean + half):.2f}]"
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("outs", type=Path, nargs="+")
+    p.add_argument("--trees", nargs=2, required=True)
+    args = p.parse_args()
+    rows = sorted((r for out in args.outs for r in runs(out)), key=lambda r: (r["seed"], r["tree"]))
+    keys = ["job_s", "process_s", "loop_start_s", "env_steps", "env_steps_per_s"]
+    print("| seed | tree | +18 from the job's start (s) | from the process's start (s) | process start to loop start (s)"
+          " | env steps to +18 | loop env-steps/s |\n|---|---|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['seed']} | {r['tree']} | {r['job_s']:.1f} | {r['process_s']:.1f} | {r['loop_start_s']:.1f} | "
+              f"{r['env_steps']} | {r['env_steps_per_s']:.0f} |")
+    first, second = args.trees
+    by = {(r["seed"], r["tree"]): r for r in rows}
+    seeds = sorted({s for s, t in by if (s, first) in by and (s, second) in by})
+    print(f"\n| | {first}: median | {second}: median | {second} / {first}, paired ({len(seeds)} seeds) |\n|---|---|---|---|")
+    for k in keys:
+        a, b = [by[(s, first)][k] for s in seeds], [by[(s, second)][k] for s in seeds]
+        print(f"| {k} | {statistics.median(a):.1f} | {statistics.median(b):.1f} | {paired(a, b)} |")
+
+
+if __name__ == "__main__":
+    main()
