@@ -16,7 +16,7 @@ from test_collect import write
 
 PACKAGE = ROOT / "ppo_bench" / "collect"
 STEPS = ["sources", "load", "common", "measured", "probe_limit", "bound_per_design", "interleaved", "throughput",
-         "side_by_side", "phases", "equal_steps", "learning", "integrity", "baseline", "palette", "panels", "view",
+         "side_by_side", "phases", "startup", "equal_steps", "learning", "integrity", "baseline", "palette", "panels", "view",
          "chart", "curves", "headline", "about", "figures", "html", "report", "cli"]  # each may import only those before it
 
 

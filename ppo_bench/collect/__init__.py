@@ -132,7 +132,7 @@ them, and each loop's efficiency against it; which group's probe a row takes), b
 limit), interleaved (loops timed with a probe in the same job: the loop over the probe and over
 its bound, rep by rep; interleaved.csv), throughput (table.csv, the speed-ups, the chart arrays
 and throughput.png per group), side_by_side (backends.csv, runtimes.csv, side_by_side.*),
-phases (phases.csv), equal_steps (learning curves at equal env steps and the pairs compared
+phases (phases.csv), startup (where each job's start-up went: startup.csv), equal_steps (learning curves at equal env steps and the pairs compared
 there), learning (returns.*), integrity (what was not used or not trusted),
 baseline (regressions against --baseline), report (the sections in order, table.md, the
 out dir's lock, manifest and cleanup) and cli (collect() and main()). Mode,

@@ -60,6 +60,7 @@ class Collection:
     jobs: pd.DataFrame       # one row per ok result file (one per measurement: duplicates dropped)
     runs: pd.DataFrame       # one row per repetition (long form)
     phases: pd.DataFrame     # ms per loop step by phase, one row per group x mode x num_envs (profiled jobs)
+    startup: pd.DataFrame = field(default_factory=pd.DataFrame)  # seconds of each start-up part, a row per cell
     side_by_side: dict = field(default_factory=dict)  # "backend"/"runtime": values side by side, ratios to the reference
     learning: pd.DataFrame = field(default_factory=pd.DataFrame)  # learning runs: one row per group x mode x num_envs
     seeds: pd.DataFrame = field(default_factory=pd.DataFrame)     # ... and one row per learning job (seed)
@@ -200,6 +201,7 @@ def _job(path: Path, rec: Record) -> dict:
         "run_start": run[0], "run_end": run[1],
         "load": np.mean(loads), "peak_load": max(loads), "mhz": np.mean(_readings(measured.machine, "cpu_mhz")),
         "phases": measured.phases and measured.phases.ms_per_loop_step,
+        "timing": timing,
         "algo": flat["agent.algo"], "network": flat.get("agent.name"), "seed": flat.get("seed"),
         "learning": _learning(rec, stopped),
         "stopped": rec.error if stopped else None,

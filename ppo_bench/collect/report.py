@@ -31,12 +31,12 @@ from typing import Optional
 
 from ppo_bench.signals import signals_deferred
 from . import (baseline, bound_per_design, html, integrity, interleaved, learning, measured, phases, probe_limit,
-               side_by_side, throughput)
+               side_by_side, startup, throughput)
 from .common import can_plot
 from .load import CollectError, Collection, load_jobs
 
 # the sections with files; table.csv is written first
-WRITERS = (throughput, side_by_side, interleaved, phases, learning)
+WRITERS = (throughput, side_by_side, interleaved, phases, startup, learning)
 TABLE_MD = "table.md"
 MANIFEST = ".collect.json"  # in the out dir: what the last collection wrote there (see remove_earlier)
 ASIDE = ".collect-"  # in the out dir: the folder a collection is written into before it is swapped in (write)
@@ -57,6 +57,7 @@ def build(paths: list[Path], compare_with: Optional[Path] = None) -> Collection:
         bound_per_design.build(c)
         integrity.build(c, records)
         phases.build(c)
+        startup.build(c)
     # a learning run, or timed reps interleaved with a probe, that stopped part-way count even when
     # nothing finished
     interleaved.build(c)
@@ -68,7 +69,7 @@ def build(paths: list[Path], compare_with: Optional[Path] = None) -> Collection:
 
 def markdown(c: Collection) -> str:
     lines = (measured.markdown(c) + throughput.markdown(c) + side_by_side.markdown(c) + interleaved.markdown(c)
-             + phases.markdown(c) + learning.markdown(c)
+             + phases.markdown(c) + startup.markdown(c) + learning.markdown(c)
              + integrity.markdown(c) + baseline.markdown(c))
     return "\n".join(lines).rstrip() + "\n"
 
