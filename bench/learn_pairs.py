@@ -15,12 +15,14 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import math
 import statistics
+import sys
 from datetime import datetime
 from pathlib import Path
 
-from scipy import stats
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from ppo_bench.record import stats  # noqa: E402
 
 
 def runs(out: Path) -> list[dict]:
@@ -40,9 +42,8 @@ def runs(out: Path) -> list[dict]:
 
 
 def paired(a: list[float], b: list[float]) -> str:
-    logs = [math.log(y / x) for x, y in zip(a, b)]
-    mean, half = statistics.mean(logs), stats.t.ppf(0.975, len(logs) - 1) * statistics.stdev(logs) / math.sqrt(len(logs))
-    return f"{math.exp(mean):.2f}x [{math.exp(mean - half):.2f}, {math.exp(mean + half):.2f}]"
+    r = stats.paired_ratio_interval([y / x for x, y in zip(a, b)])
+    return f"{r['ratio']:.2f}x [{r['lo']:.2f}, {r['hi']:.2f}]"
 
 
 def main() -> None:
