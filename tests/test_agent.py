@@ -91,6 +91,28 @@ def test_networks_give_actions_and_values_per_frame():
         assert np.array_equal(agent.actions_to_host(actions), actions.numpy())
 
 
+def test_the_compiled_runtime_compiles_in_the_job_s_own_process(monkeypatch):
+    """Inductor is asked for its compile threads as it compiles (whether to start its pool of
+    compile workers, processes that would run beside the job's measurement): it gets 1 every time,
+    where its own default on a machine of two cores or more is more than 1."""
+    from torch._inductor import async_compile
+
+    asked = []
+
+    def spy():
+        asked.append(real())
+        return asked[-1]
+
+    real = async_compile.get_compile_threads
+    monkeypatch.setattr(async_compile, "get_compile_threads", spy)
+    torch._dynamo.reset()
+    agent = Agent(tiny_agent_cfg(compile_on_cpu=True), num_actions=6, num_envs=2, device=CPU)
+    frames = torch.randint(0, 256, (2, *FRAME_SHAPE), dtype=torch.uint8)
+    actions, _ = agent.act(frames, 0, np.arange(2))
+    assert agent.compiled and actions.shape == (2,)
+    assert asked and set(asked) == {1}, asked
+
+
 def test_stores_land_in_the_rows_of_the_env_ids():
     agent = Agent(tiny_agent_cfg(runtime="eager"), num_actions=6, num_envs=4, device=CPU, batch_size=2)
     frames = torch.randint(0, 256, (2, *FRAME_SHAPE), dtype=torch.uint8)

@@ -36,6 +36,7 @@ import numpy as np
 import torch
 # torch.optim imports dynamo anyway (3.8 s on the H200), so it stays in the fork server's preload
 from torch._dynamo.utils import counters
+from torch._inductor import list_mode_options
 
 from ppo_bench.agent.algos.base import Algorithm, Spec
 
@@ -190,22 +191,33 @@ class Eager:
         self.algo.update_step(self.algo.new_order() if order is None else order)
 
 
+COMPILE_THREADS = 1
+"""inductor's compile_threads for the compiled runtime: compile in the job's own process. With its
+default (a thread per core, up to 32), inductor's first compile in a process starts a pool of
+compile workers, processes that import torch while the job's warm-up and first timed repetitions
+run beside them, in every job's fresh process. Its on-disk cache, shared by a sweep's jobs,
+leaves a later job little to compile."""
+
+
 class Compiled(Eager):
     """The reference's runtime: torch.compile(mode="reduce-overhead") inference, eager update.
 
     On CPU it compiles only with `agent.compile_on_cpu` (slow to build, no CUDA
     graphs); otherwise it runs eager there, and the result says so.
-    """
 
+    It compiles in the job's own process (COMPILE_THREADS).
+    """
 
     def __init__(self, algo: Algorithm, cfg: Any):
         super().__init__(algo, cfg)
         self.compiled = self._cuda or bool(cfg.compile_on_cpu)
         self.cudagraphs = self.compiled and self._cuda
         if self.compiled:
-            mode = "reduce-overhead" if self.cudagraphs else "default"
+            # the mode's own options (torch.compile takes a mode or options, not both)
+            options = {**list_mode_options("reduce-overhead" if self.cudagraphs else "default"),
+                       "compile_threads": COMPILE_THREADS}
             # dynamic=False: one static shape per job, never dynamo's automatic dynamic shapes.
-            algo.wrap_policy(lambda policy: torch.compile(policy, mode=mode, fullgraph=True, dynamic=False))
+            algo.wrap_policy(lambda policy: torch.compile(policy, options=options, fullgraph=True, dynamic=False))
 
     def act(self, frames: torch.Tensor, slot: int, ids: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
         if self.cudagraphs:
