@@ -110,5 +110,6 @@ def round_ratio(runs: list[dict], rnd: int, who: str) -> float:
         return float(np.mean([np.mean(r["reps"]) for r in runs if r["round"] == rnd and r["who"] == name]))
     return mean_of_runs(who) / mean_of_runs("reference")
 
+
 if __name__ == "__main__":
     main()

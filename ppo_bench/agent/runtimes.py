@@ -195,8 +195,9 @@ COMPILE_THREADS = 1
 """inductor's compile_threads for the compiled runtime: compile in the job's own process. With its
 default (a thread per core, up to 32), inductor's first compile in a process starts a pool of
 compile workers, processes that import torch while the job's warm-up and first timed repetitions
-run beside them, in every job's fresh process. Its on-disk cache, shared by a sweep's jobs,
-leaves a later job little to compile."""
+run beside them, in every job's fresh process (on the H200, 5 s after a compiled job's first
+steps, 17 such processes that had used 10.6 CPU seconds; 2026-12-03). Its on-disk cache, shared
+by a sweep's jobs, leaves a later job little to compile."""
 
 
 class Compiled(Eager):
