@@ -7,11 +7,13 @@ math is, the adapter, and the rows each mode fills.
 
 from __future__ import annotations
 
+from collections import Counter
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
 import torch
+from torch._dynamo.utils import counters
 
 from conftest import compose_config
 from toy_backend import SHAPE as TOY_SHAPE, ToyVectorEnv
@@ -105,10 +107,18 @@ def test_the_compiled_runtime_compiles_in_the_job_s_own_process(monkeypatch):
 
     real = async_compile.get_compile_threads
     monkeypatch.setattr(async_compile, "get_compile_threads", spy)
+    # this compiles in the test's own process: dynamo's counters are put back as they were, as
+    # test_runner reads them to see that a sweep's jobs compiled apart from it
+    saved = {k: Counter(v) for k, v in counters.items()}
     torch._dynamo.reset()
-    agent = Agent(tiny_agent_cfg(compile_on_cpu=True), num_actions=6, num_envs=2, device=CPU)
-    frames = torch.randint(0, 256, (2, *FRAME_SHAPE), dtype=torch.uint8)
-    actions, _ = agent.act(frames, 0, np.arange(2))
+    try:
+        agent = Agent(tiny_agent_cfg(compile_on_cpu=True), num_actions=6, num_envs=2, device=CPU)
+        frames = torch.randint(0, 256, (2, *FRAME_SHAPE), dtype=torch.uint8)
+        actions, _ = agent.act(frames, 0, np.arange(2))
+    finally:
+        torch._dynamo.reset()
+        counters.clear()
+        counters.update(saved)
     assert agent.compiled and actions.shape == (2,)
     assert asked and set(asked) == {1}, asked
 
