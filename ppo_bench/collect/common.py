@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from pathlib import Path
 from typing import Optional
 
 import numpy as np
@@ -132,6 +133,14 @@ def ratio_cell(x: float, lo: float, hi: float, mark: bool = True) -> str:
 
 def decimals(x: float) -> int:
     return 0 if x >= 100 else 1 if x >= 10 else 2  # keep a slow job's interval visible
+
+
+def csv_of(table: pd.DataFrame, path: Path) -> list[Path]:
+    """`table` written to `path` as CSV where it has rows (a section's one file); the files written."""
+    if table.empty:
+        return []
+    table.to_csv(path, index=False)
+    return [path]
 
 
 def md_table(header: list[str], rows: list[list[str]]) -> list[str]:

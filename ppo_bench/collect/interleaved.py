@@ -35,7 +35,7 @@ import pandas as pd
 
 from ppo_bench.record import stats
 from .bound_per_design import CHAIN, LIMIT, agent_probe, chain_bound, design, env_probe
-from .common import bounded, decimals, interval, marks_legend, md_table, mode_order, pooled, ratio_cell
+from .common import bounded, csv_of, decimals, interval, marks_legend, md_table, mode_order, pooled, ratio_cell
 from .load import Collection
 from .probe_limit import keys_by_group, lender, probe_means, probe_rounds
 
@@ -260,7 +260,4 @@ def _bound_markdown(c: Collection) -> list[str]:
 def write(c: Collection, out: Path, plot: bool) -> list[Path]:
     """interleaved.csv where some job interleaved a probe (full precision, the paired reps as JSON);
     returns the files written."""
-    if c.interleaved.empty:
-        return []
-    c.interleaved.to_csv(out / INTERLEAVED_FILE, index=False)
-    return [out / INTERLEAVED_FILE]
+    return csv_of(c.interleaved, out / INTERLEAVED_FILE)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pandas as pd
 
 from ppo_bench.loop.phases import PHASES
-from .common import md_table, sort_modes
+from .common import csv_of, md_table, sort_modes
 from .load import Collection
 
 COLUMNS = [*PHASES, "drain", "other"]
@@ -51,7 +51,4 @@ def markdown(c: Collection) -> list[str]:
 
 def write(c: Collection, out: Path, plot: bool) -> list[Path]:
     """phases.csv where some job was profiled; returns the files written."""
-    if c.phases.empty:
-        return []
-    c.phases.to_csv(out / "phases.csv", index=False)
-    return [out / "phases.csv"]
+    return csv_of(c.phases, out / "phases.csv")

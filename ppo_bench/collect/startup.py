@@ -27,7 +27,7 @@ import pandas as pd
 
 from ppo_bench.record.parts import Timing
 from ppo_bench.record.typed import UNSET
-from .common import md_table, sort_modes
+from .common import csv_of, md_table, sort_modes
 from .load import Collection
 
 FILES = ("startup.csv",)
@@ -95,7 +95,4 @@ def markdown(c: Collection) -> list[str]:
 
 def write(c: Collection, out: Path, plot: bool) -> list[Path]:
     """startup.csv where some finished job has the start-up clocks; returns the files written."""
-    if c.startup.empty:
-        return []
-    c.startup.to_csv(out / "startup.csv", index=False)
-    return [out / "startup.csv"]
+    return csv_of(c.startup, out / "startup.csv")
