@@ -7,10 +7,14 @@ A sweep's later job is a child forked from a server that already imported `ppo_b
 compiles it or loads it from inductor's on-disk cache, and captures its CUDA graph. Each round runs
 one fresh process per variant, in the order A B C, then C B A:
 
-- `child`: imports only what ppo_bench.job.child imports (the fork server before the compiled
-  runtime's preload), and compiles with inductor's default compile threads (a pool of workers);
+- `child`: imports only what run.py's fork server imports (ppo_bench.job.child), and compiles with
+  inductor's default compile threads (a pool of workers), as the compiled runtime did before it set 1;
 - `preload_pool`: imports inductor's compile path as well before the job's clock starts, default threads;
-- `preload`: that, with the runtime's own setting (compile_threads 1: no pool), as run.py's jobs now.
+- `preload`: that, with the runtime's own setting (compile_threads 1: no pool).
+
+run.py's jobs have the runtime's setting without the preload: the fork server cannot import inductor
+(on the H200 its import initialised CUDA there, and no child forked after it could use CUDA), so
+the two preload variants say what that import would save, measured in a process that never forks.
 
 Each process times its imports, then (the job's clock) CUDA's context, the agent_only driver of the
 composed config (overrides as run.py takes them; agent.runtime=compiled, 8 envs by default), its
