@@ -68,7 +68,6 @@ def main() -> None:
     rows = []
     contenders = ["reference", *args.uploads]
     for n in args.counts:
-        got: dict[str, list[float]] = {who: [] for who in contenders}
         runs = []
         for rnd in range(args.rounds):
             for turn, who in enumerate(contenders + contenders[::-1]):
@@ -83,9 +82,9 @@ def main() -> None:
                             return_hydra_config=True)
                     out_dir = args.out / f"ppo_bench_{who}_n{n}_r{rnd}_{turn}"
                     reps = parent.run(cfg, output_dir=out_dir)["throughput"]["reps"]
-                got[who] += reps
                 runs.append({"who": who, "round": rnd, "reps": reps})
                 print(f"n={n} round {rnd} {who}: {stats.summary(reps)['mean']:.0f} env-steps/s", flush=True)
+        got = {who: [x for r in runs if r["who"] == who for x in r["reps"]] for who in contenders}
         rounds = {who: [round_ratio(runs, rnd, who) for rnd in range(args.rounds)] for who in args.uploads}
         rows.append({"n": n, "order": contenders + contenders[::-1], "rounds": args.rounds, "runs": runs, **got,
                      "ratio": {who: stats.ratio_interval(got[who], got["reference"]) for who in args.uploads},
