@@ -83,12 +83,23 @@ def signals_deferred() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
-def sigint_ignored() -> Any:
-    """Ignore Ctrl-C while starting the child: an ignored signal stays ignored through exec and
-    fork, so a fork server started here, and a spawned child, ignore it from their first
-    instruction and the parent alone decides (`_child_main` ignores it too, for a server that
-    was started before)."""
-    return _handled(signal.SIGINT, signal.SIG_IGN)
+@contextmanager
+def sigint_held() -> Iterator[None]:
+    """Hold Ctrl-C back in this thread while it starts the fork server; one that came meanwhile
+    arrives as the block ends.
+
+    A blocked signal stays blocked through fork and exec, so the server imports its preload with
+    Ctrl-C held back (multiprocessing's server then ignores it, and `_child_main` in each child):
+    the parent alone decides. CPython starts its resource tracker the same way. Ignoring the signal
+    around the start instead lost a Ctrl-C that came in those milliseconds: a sweep sends each job
+    its signal once, so the job ran on with no record until the sweep stopped waiting and it was
+    killed. CPython's resource tracker unblocks SIGINT after its own start: start it before this.
+    """
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 FORKSERVER = re.compile(r"from multiprocessing\.forkserver import main; main\(\d+, (\d+), ")

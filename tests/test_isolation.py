@@ -227,3 +227,82 @@ def test_the_stall_s_place_skips_library_frames_to_the_code_that_called_them():
                         f'  File "{site}/numpy/core/fromnumeric.py", line 9 in take\n', "")
     assert where_it_waits(Stacks(main, ours)) == "its main thread was in recv (env/torch_envs.py:90)"
     assert where_it_waits(Stacks("0x0000000000000009", dump)) == "its main thread's stack was not in the dump"
+
+
+# Ctrl-C while a job's process starts its fork server, or waits for it: a sweep sends each job its
+# signal once, so a job must neither lose it nor leave the server to answer a job that stopped. Each
+# runs in a fresh interpreter, whose first server start is its own and whose main thread raises
+# KeyboardInterrupt as a job's does.
+
+import subprocess  # noqa: E402
+import textwrap  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def run_script(script: str, tmp_path, preload_s: float) -> list[str]:
+    """`script` in a fresh interpreter, with a module `slow_preload` that takes `preload_s` to import
+    on its path; its printed lines."""
+    (tmp_path / "slow_preload.py").write_text(f"import time\ntime.sleep({preload_s})\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([ROOT, str(tmp_path)])}
+    out = subprocess.run([sys.executable, "-c", textwrap.dedent(script)], capture_output=True, text=True,
+                         timeout=120, env=env, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert "Traceback" not in out.stderr, out.stderr
+    return out.stdout.splitlines()
+
+
+def test_a_ctrl_c_while_the_fork_server_starts_is_raised_once_it_has_started_and_does_not_end_it(tmp_path):
+    lines = run_script("""
+        import os, signal, time
+        import multiprocessing.forkserver as forkserver
+        from ppo_bench.job import isolation
+
+        isolation._context("slow_preload")
+        real = forkserver.ensure_running
+
+        def ensure_running():
+            os.kill(os.getpid(), signal.SIGINT)  # the sweep's Ctrl-C, in the start's milliseconds
+            real()
+
+        forkserver.ensure_running = ensure_running
+        try:
+            isolation._ensure_running()
+            print("lost")
+        except KeyboardInterrupt:
+            print("raised")
+        server = isolation.server_pid()
+        os.kill(server, signal.SIGINT)  # a terminal's Ctrl-C, while the server imports its preload
+        time.sleep(1.5)
+        print("server", open(f"/proc/{server}/stat").read().rsplit(")", 1)[1].split()[0])
+        isolation.stop_server()
+    """, tmp_path, preload_s=1.0)
+    assert lines[0] == "raised", "the Ctrl-C that came while the fork server started was lost"
+    assert lines[1] in ("server S", "server R"), "a Ctrl-C during its preload ended the fork server"
+
+
+def test_a_ctrl_c_while_the_job_waits_for_the_server_s_answer_stops_the_server(tmp_path):
+    """The server stopped (SIGSTOP), the job waits for the child's pid it will not send; the Ctrl-C
+    ends the wait, and the server is stopped so that it answers no job that has stopped."""
+    lines = run_script("""
+        import os, signal, threading, time
+        from ppo_bench.job import isolation
+
+        ctx = isolation._context("slow_preload")
+        isolation._ensure_running()
+        server = isolation.server_pid()
+        os.kill(server, signal.SIGSTOP)
+        threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT)).start()
+        proc = ctx.Process(target=time.sleep, args=(0,), daemon=True)
+        try:
+            isolation._start(ctx, proc, timeout=60)
+            print("started")
+        except KeyboardInterrupt:
+            print("raised")
+        time.sleep(0.5)
+        state = open(f"/proc/{server}/stat").read().rsplit(")", 1)[1].split()[0]
+        print("server", state)
+        os.kill(server, signal.SIGKILL)
+    """, tmp_path, preload_s=0)
+    assert lines[0] == "raised"
+    assert lines[1] in ("server Z", "server X"), "the server was left to answer a job that had stopped"

@@ -43,6 +43,7 @@ import logging
 import logging.handlers
 import multiprocessing as mp
 import multiprocessing.forkserver
+import multiprocessing.resource_tracker
 import os
 import signal
 import threading
@@ -52,7 +53,7 @@ from types import ModuleType, SimpleNamespace
 from typing import Any, Callable, Optional
 
 from ppo_bench import signals
-from ppo_bench.signals import one_line, sigint_ignored
+from ppo_bench.signals import one_line, sigint_held
 from ppo_bench.job.stacks import WAIT_S, StackFile, listen, where_it_waits
 
 
@@ -140,9 +141,11 @@ def start_server(fn: str) -> bool:
 
 
 def _ensure_running() -> bool:
-    """Start the fork server if none runs (True then); it and the children it forks ignore Ctrl-C."""
+    """Start the fork server if none runs (True then); it and the children it forks ignore Ctrl-C,
+    and one that comes to this process meanwhile is raised once the server has started."""
     before = server_pid()
-    with sigint_ignored():
+    mp.resource_tracker.ensure_running()  # the server's start would start it, and it unblocks Ctrl-C
+    with sigint_held():
         mp.forkserver.ensure_running()
     return server_pid() != before
 
@@ -179,26 +182,32 @@ def _start(ctx: Any, proc: Any, timeout: float) -> bool:
     """Start `proc`; False when the fork server did not answer within `timeout` (it is then killed).
 
     The start waits for the server to send the child's pid, with no bound of its own; so it runs
-    in a thread that the parent waits for, while Ctrl-C and SIGTERM still reach the parent.
+    in a thread that the parent waits for, while Ctrl-C and SIGTERM still reach the parent. The
+    thread says itself that the start returned: after a join that Ctrl-C interrupted, Python 3.11's
+    `is_alive` read False for the start thread still waiting, and the server was left to answer a
+    job that had stopped.
     """
     _ensure_running()
     failed: list[BaseException] = []
+    returned = threading.Event()
 
     def start() -> None:
         try:
             proc.start()
         except BaseException as e:  # noqa: B036 - handed to the parent's thread
             failed.append(e)
+        finally:
+            returned.set()
 
     thread = threading.Thread(target=start, name="ppo_bench-start", daemon=True)
     thread.start()
     try:
-        thread.join(timeout)
+        returned.wait(timeout)
     finally:  # also when Ctrl-C or SIGTERM came during the wait
-        answered = not thread.is_alive()
+        answered = returned.is_set()
         if not answered:
             stop_server()  # its pipe reads as closed: the start gives up
-            thread.join(SERVER_WAIT_S)
+            returned.wait(SERVER_WAIT_S)
     if not answered:
         return False
     if failed:
