@@ -237,14 +237,14 @@ def test_the_stall_s_place_skips_library_frames_to_the_code_that_called_them():
 import subprocess  # noqa: E402
 import textwrap  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from conftest import ROOT  # noqa: E402
 
 
 def run_script(script: str, tmp_path, preload_s: float) -> list[str]:
     """`script` in a fresh interpreter, with a module `slow_preload` that takes `preload_s` to import
     on its path; its printed lines."""
     (tmp_path / "slow_preload.py").write_text(f"import time\ntime.sleep({preload_s})\n")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([ROOT, str(tmp_path)])}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(tmp_path)])}
     out = subprocess.run([sys.executable, "-c", textwrap.dedent(script)], capture_output=True, text=True,
                          timeout=120, env=env, cwd=tmp_path)
     assert out.returncode == 0, out.stderr
