@@ -1,5 +1,6 @@
-"""How the sweep's process and a job's child treat Ctrl-C, SIGTERM and SIGHUP (see isolation: the
-parent alone decides, the child ignores Ctrl-C), how a job's fork server ends with its parent, and
+"""How the sweep's process, a job as it begins and a job's child treat Ctrl-C, SIGTERM and SIGHUP (a
+job's stop is held until its runner can record it; see isolation: the parent alone decides, the child
+ignores Ctrl-C), how a job's fork server ends with its parent, and
 the one-line form a record's error takes."""
 
 from __future__ import annotations
@@ -68,6 +69,78 @@ def sigterm_raises() -> Iterator[None]:
     """`raise_on_sigterm` for the duration of a job, where signals can be handled (main thread)."""
     with _handled(signal.SIGTERM, _raise_terminated), _handled(signal.SIGHUP, _raise_terminated):
         yield
+
+
+STOPS = (signal.SIGINT, *HANDLED)
+"""The signals that stop a job: Ctrl-C and those that raise Terminated."""
+
+_held: Optional[list[int]] = None
+"""Inside `stops_held`: the stops that came and were not raised yet, in order; None outside."""
+
+
+def stop_of(signum: int) -> BaseException:
+    """The exception a stop signal raises: KeyboardInterrupt for Ctrl-C, else Terminated."""
+    return KeyboardInterrupt() if signum == signal.SIGINT else Terminated(signal.Signals(signum).name)
+
+
+def _hold(signum: int, frame: Any) -> None:
+    if _held is not None:
+        _held.append(signum)
+
+
+@contextmanager
+def stops_held() -> Iterator[None]:
+    """Around a job in a launcher's process, from the moment the job begins (its slot claimed, its
+    config composed, its folder made by Hydra): Ctrl-C, SIGTERM and SIGHUP are held back, except
+    inside the runner's `stops_raise`, which raises the first one held as it is entered. A stop
+    still held as this ends (the job was skipped by resume, or had written its record) is raised
+    then, unless an exception is already on its way up: the stop is never lost, and never raised twice.
+
+    Raising a stop at once, wherever it came, lost the record of a job stopped before its runner
+    began: a sweep stopped while its jobs composed their configs on a loaded 2-core machine ended with
+    no record of either and said that no job was in progress. A no-op off the main thread, where
+    Python cannot set signal handlers."""
+    global _held
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    outer, _held = _held, []
+    previous = {s: signal.signal(s, _hold) for s in STOPS}
+    try:
+        yield
+        left = _held
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+        _held = outer
+    if left:
+        raise stop_of(left[0])
+
+
+@contextmanager
+def stops_raise() -> Iterator[None]:
+    """Where a job's runner records a stop: SIGTERM and SIGHUP raise Terminated; inside `stops_held`
+    also Ctrl-C raises KeyboardInterrupt, and a stop held until now is raised as this is entered.
+    Outside `stops_held` (a single run) Ctrl-C is handled as before. A no-op off the main thread."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    if _held is None:
+        with sigterm_raises():
+            yield
+        return
+    came = _held
+    previous = {s: signal.signal(s, signal.default_int_handler if s == signal.SIGINT else _raise_terminated)
+                for s in STOPS}
+    try:
+        if came:
+            first = came[0]
+            came.clear()  # a second Ctrl-C held meanwhile asks for the same stop
+            raise stop_of(first)
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
 
 
 @contextmanager

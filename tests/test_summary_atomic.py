@@ -136,8 +136,8 @@ def test_ctrl_c_after_the_last_job_stops_the_summary_alone_in_one_line(tmp_path)
 
 @pytest.mark.slow
 def test_a_second_ctrl_c_during_the_summary_of_a_stopped_sweep_is_one_line_more(tmp_path):
-    code, text = sweep_stopped(tmp_path, "ppo_bench.job.parent:_log_outcome:1:sigint",  # the job's end
-                               "ppo_bench.collect.html:write:1:sigint")              # then, at exit, the summary's
+    code, text = sweep_stopped(tmp_path, "ppo_bench.job.parent:_checked:1:sigint",  # in the job
+                               "ppo_bench.collect.html:write:1:sigint")          # then, at exit, the summary's
     assert code == 130
     lines = text.splitlines()
     assert lines[-2:] == [

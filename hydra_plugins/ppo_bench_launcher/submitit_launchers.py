@@ -49,11 +49,11 @@ class Guarded:
 
         if self.stop_file is not None and launching.stopping(self.stop_file):
             return None  # its sweep is stopping: a job that has not started does not start
-        Singleton.set_state(singleton_state)
-        setup_globals()
-        job = launching.job_config(self.hydra_context, self.config, sweep_overrides, job_num,
-                                   submitit.JobEnvironment().job_id)
         with launching.stoppable():  # submitit's own handler lets SIGTERM pass (it waits for preemption's)
+            Singleton.set_state(singleton_state)
+            setup_globals()
+            job = launching.job_config(self.hydra_context, self.config, sweep_overrides, job_num,
+                                       submitit.JobEnvironment().job_id)
             return launching.run_job(self.hydra_context, self.task_function, job)
 
 

@@ -45,7 +45,7 @@ from ppo_bench.record.folder import RESULT, SET_ASIDE
 from ppo_bench.record.identity import JobIdentity
 from ppo_bench.record.parts import UNIT, JobFolder, Placement, utc_iso
 from ppo_bench.record.results import BadResult, Record
-from ppo_bench.signals import one_line, signals_deferred, sigterm_raises
+from ppo_bench.signals import one_line, signals_deferred, stops_raise
 
 log = logging.getLogger(__name__)
 CHILD = "ppo_bench.job.child:run"  # the child's half, by name: here torch is only asked about CUDA (validate)
@@ -153,7 +153,7 @@ def run(cfg: DictConfig, output_dir: Optional[Path] = None) -> dict:
                         None if placed is None else Placement.from_json(placed, "placement"))
     child = None
     try:
-        with sigterm_raises():
+        with stops_raise():  # a stop held since the job began (a launcher's stops_held) is raised here
             reason = _checked(cfg, job.multirun, record, started_mono)
             if reason is not None:
                 record.status, record.error = "skipped", reason

@@ -22,8 +22,8 @@ over `job_config` and `run_job` (tests/toy_launcher.py is one).
   run in processes of their own, `forwarding` (the sweep's process) sends Ctrl-C, SIGTERM and SIGHUP
   on to the jobs in progress, which record that they were stopped, and waits for them before the sweep
   stops: to the processes a launcher knows (the node launcher's slots), or to those the notes name
-  (`in_progress`, `send_on`: a process on this host, a SLURM job elsewhere). `stoppable` (a job's
-  process: the signals raise while the job runs), `init_worker` (a pool's worker: it dies with the
+  (`in_progress`, `send_on`: a process on this host, a SLURM job elsewhere). `stoppable` (around a job:
+  a signal is held until its runner can record it), `init_worker` (a pool's worker: it dies with the
   sweep and takes no signal meant for the terminal), `stopping` (a job not started yet does not start).
 """
 
@@ -50,7 +50,7 @@ from hydra.types import HydraContext, RunMode, TaskFunction
 from omegaconf import DictConfig, open_dict
 
 from ppo_bench.record.folder import JOB_NOTES
-from ppo_bench.signals import HANDLED, Terminated, raise_on_sigterm
+from ppo_bench.signals import HANDLED, Terminated, stop_of, stops_held
 
 log = logging.getLogger(__name__)
 
@@ -207,7 +207,8 @@ def in_turn(launcher: Any, job_overrides: Sequence[Sequence[str]], initial_job_i
     runs = []
     for idx, overrides in enumerate(job_overrides, initial_job_idx):
         log.info("\t#%d : %s", idx, " ".join(filter_overrides(overrides)))
-        runs.append(run_job(context, launcher.task_function, job_config(context, config, overrides, idx, idx)))
+        with stoppable():
+            runs.append(run_job(context, launcher.task_function, job_config(context, config, overrides, idx, idx)))
         configure_log(config.hydra.hydra_logging, config.hydra.verbose)  # the job's own logging set it up anew
     return runs
 
@@ -291,7 +292,7 @@ def forwarding(stop_file: Path, running: Callable[[], Iterable[Hashable]],
                 if not jobs or time.monotonic() > deadline:
                     break
                 time.sleep(POLL_S)
-        raise KeyboardInterrupt if signum == signal.SIGINT else Terminated(signal.Signals(signum).name)
+        raise stop_of(signum)
 
     previous = {s: signal.signal(s, stop) for s in SIGNALS}
     try:
@@ -322,18 +323,12 @@ def stopping(stop_file: Path) -> bool:
     return stop_file.exists()
 
 
-@contextlib.contextmanager
-def stoppable() -> Iterator[None]:
-    """While a job runs in a worker: Ctrl-C raises KeyboardInterrupt, SIGTERM and SIGHUP Terminated (the
-    runner records either), then the handlers are as before (in the sweep's own process, its own)."""
-    previous = {s: signal.getsignal(s) for s in SIGNALS}
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    raise_on_sigterm()
-    try:
-        yield
-    finally:
-        for s, handler in previous.items():
-            signal.signal(s, handler)
+def stoppable() -> contextlib.AbstractContextManager:
+    """Around a job in a launcher's process, from the moment it begins: Ctrl-C, SIGTERM and SIGHUP
+    are held back until the job's runner can record them, and raised there (signals.stops_held), so
+    that a job stopped while Hydra composes its config or makes its folder is recorded as stopped,
+    not lost; then the handlers are as before (in the sweep's own process, its own)."""
+    return stops_held()
 
 
 def init_worker(sweep_pid: int) -> None:

@@ -1,0 +1,82 @@
+"""A stop (Ctrl-C, SIGTERM, SIGHUP) that comes while a job begins is held until the job's runner can
+record it, raised once, and never lost."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT, compose_config, fault_env
+from ppo_bench.job import parent
+from ppo_bench.record.results import read_result
+from ppo_bench.signals import Terminated, stops_held, stops_raise
+
+
+def test_a_stop_before_the_runner_is_raised_as_the_runner_begins_and_only_then():
+    reached = []
+    with pytest.raises(Terminated, match="SIGTERM"):
+        with stops_held():
+            signal.raise_signal(signal.SIGTERM)
+            reached.append("held")  # not raised where it came
+            with stops_raise():
+                reached.append("runner")
+    assert reached == ["held"]
+
+
+def test_inside_the_runner_a_stop_raises_where_it_comes_and_once():
+    with stops_held():
+        with pytest.raises(KeyboardInterrupt):
+            with stops_raise():
+                signal.raise_signal(signal.SIGINT)
+                pytest.fail("Ctrl-C did not raise inside the runner")
+    # and held again after the runner: a second Ctrl-C that came with the first is not raised again
+    with stops_held():
+        signal.raise_signal(signal.SIGINT)
+        signal.raise_signal(signal.SIGINT)
+        with pytest.raises(KeyboardInterrupt), stops_raise():
+            pass
+
+
+def test_a_stop_that_came_after_the_record_or_for_a_skipped_job_is_raised_as_the_hold_ends():
+    with pytest.raises(Terminated, match="SIGHUP"):
+        with stops_held():
+            with stops_raise():
+                pass
+            signal.raise_signal(signal.SIGHUP)  # the record is written: held, then raised here
+    # an exception already on its way up is not replaced by a held stop
+    with pytest.raises(KeyboardInterrupt):
+        with stops_held():
+            signal.raise_signal(signal.SIGTERM)
+            raise KeyboardInterrupt
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # the handlers are as before
+
+
+def test_a_job_stopped_before_its_runner_began_is_recorded_as_stopped_and_builds_nothing(tmp_path, monkeypatch):
+    started = []
+    monkeypatch.setattr(parent, "start_server", lambda *a: started.append(a))
+    cfg = compose_config("+preset=quick", "device=cpu")
+    with stops_held():
+        signal.raise_signal(signal.SIGTERM)  # while the launcher composed its config
+        with pytest.raises(Terminated):
+            parent.run(cfg, output_dir=tmp_path)
+    record = read_result(tmp_path / "result.json")
+    assert (record["status"], record["error"]) == ("failed", "Terminated: SIGTERM")
+    assert started == []  # stopped before the fork server or a check
+
+
+def test_a_ctrl_c_as_a_job_ends_keeps_its_record_and_stops_the_sweep_before_the_next(tmp_path):
+    # two jobs that build nothing (skipped); the Ctrl-C comes as the first logs its line, its record written
+    cmd = [sys.executable, "run.py", "-m", f"hydra.sweep.dir={tmp_path}", "env.num_envs=1", "mode=async",
+           "device=cpu", "seed=0,1", "collect=false"]
+    out = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300, start_new_session=True,
+                         env={**os.environ, **fault_env("ppo_bench.job.parent:_log_outcome:1:sigint")},
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # as a terminal's
+    assert out.returncode == 130 and "Traceback" not in out.stderr, out.stderr[-3000:]
+    records = {p.parent.name: read_result(p) for p in tmp_path.glob("*/result.json")}
+    assert [(name.endswith("seed=0"), r["status"]) for name, r in records.items()] == [(True, "skipped")]
+    assert out.stderr.splitlines()[-1] == ("stopped by Ctrl-C: no job was in progress; "
+                                           "run again with resume=true to finish")
