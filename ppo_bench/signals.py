@@ -75,7 +75,7 @@ STOPS = (signal.SIGINT, *HANDLED)
 """The signals that stop a job: Ctrl-C and those that raise Terminated."""
 
 _held: Optional[list[int]] = None
-"""Inside `stops_held`: the stops that came and were not raised yet, in order; None outside."""
+"""Inside `stops_held`: the stop that came and was not raised yet (none or one); None outside."""
 
 
 def stop_of(signum: int) -> BaseException:
@@ -84,17 +84,21 @@ def stop_of(signum: int) -> BaseException:
 
 
 def _hold(signum: int, frame: Any) -> None:
-    if _held is not None:
-        _held.append(signum)
+    if _held is None:
+        return
+    if _held:  # a second stop while one is held: at once, as the sweep's process stops on a second
+        raise stop_of(signum)
+    _held.append(signum)
 
 
 @contextmanager
 def stops_held() -> Iterator[None]:
     """Around a job in a launcher's process, from the moment the job begins (its slot claimed, its
     config composed, its folder made by Hydra): Ctrl-C, SIGTERM and SIGHUP are held back, except
-    inside the runner's `stops_raise`, which raises the first one held as it is entered. A stop
-    still held as this ends (the job was skipped by resume, or had written its record) is raised
-    then, unless an exception is already on its way up: the stop is never lost, and never raised twice.
+    inside the runner's `stops_raise`, which raises the one held as it is entered. A stop still
+    held as this ends (the job was skipped by resume, or had written its record) is raised then,
+    unless an exception is already on its way up: the stop is never lost, and never raised twice.
+    A second stop while one is held raises at once, so that nothing can keep a job from stopping.
 
     Raising a stop at once, wherever it came, lost the record of a job stopped before its runner
     began: a sweep stopped while its jobs composed their configs on a loaded 2-core machine ended with
@@ -114,7 +118,7 @@ def stops_held() -> Iterator[None]:
             signal.signal(s, handler)
         _held = outer
     if left:
-        raise stop_of(left[0])
+        raise stop_of(left.pop())
 
 
 @contextmanager
@@ -134,9 +138,7 @@ def stops_raise() -> Iterator[None]:
                 for s in STOPS}
     try:
         if came:
-            first = came[0]
-            came.clear()  # a second Ctrl-C held meanwhile asks for the same stop
-            raise stop_of(first)
+            raise stop_of(came.pop())
         yield
     finally:
         for s, handler in previous.items():
