@@ -62,6 +62,11 @@ def test_a_quick_cpu_job_writes_a_valid_result(tmp_path):
     assert set(record["provenance"]) >= {"host", "python", "torch", "ale_py", "cuda", "gpu", "cpu_count", "git_commit",
                                          "cpu_model", "virtual_machine", "cpuidle_driver"}
     assert set(record["machine"]["before"]) == {"load_1m", "cpu_mhz"}
+    # where the CPU time went over the loop's run: the measuring thread's, among the process's threads
+    sched = record["machine"]["scheduling"]
+    assert sched["threads"] >= 2 and sched["wall_s"] >= t["measure_s"] + t["warmup_s"] * 0.99  # ale-py's threads too
+    assert 0 < sched["loop_cpu_s"] <= min(sched["cpu_s"], sched["wall_s"] * 1.01)
+    assert 0 <= sched["loop_waited_s"] <= sched["waited_s"] and 0 <= sched["steal_share"] <= 1
     assert not list(tmp_path.glob(".result.json.*")), "the temporary file of the atomic write was left behind"
 
 

@@ -207,16 +207,19 @@ def _faults_warning(faults: list[dict], what: str) -> list[str]:
 
 
 def _run_on(driver: Any, progress: Progress, loop) -> tuple[Any, Machine]:
-    """`loop()` between two readings of the machine's load; the emulators closed whatever happens."""
+    """`loop()` between two readings of the machine's load, its job's scheduling clocked meanwhile;
+    the emulators closed whatever happens."""
     progress.enter(Stage.LOOP)
     before = provenance.machine_state()
+    clock = provenance.SchedClock()
     try:
         out = loop()
     finally:
+        scheduling = clock.scheduling()
         after = provenance.machine_state()
         progress.enter(Stage.CLOSING)
         driver.close()
-    return out, Machine(before=before, after=after)
+    return out, Machine(before=before, after=after, scheduling=scheduling)
 
 
 def _timed(cfg: DictConfig, driver: Any, device: torch.device, started_mono: float,

@@ -165,10 +165,31 @@ class MachineState(Part):
 
 
 @dataclass(kw_only=True)
+class Scheduling(Part):
+    """Where the CPU time of the job's process went over its loop's run (warm-up, repetitions and any
+    probe between them; a learning run), `wall_s` long (provenance.SchedClock): its
+    threads' seconds on a CPU and runnable but waiting for one (the kernel's schedstat), the measuring
+    thread's apart, and the share of all CPUs' time that the hypervisor took (steal, in /proc/stat).
+
+    Two jobs of one config whose throughput differs say here why: a loop thread that waited longer
+    for a CPU lost it to other threads, one with more seconds on a CPU for the same steps ran on a
+    slower one (a busy SMT sibling, a clock, the hypervisor: steal). Threads that ended during the
+    measurement are not counted; null where the kernel does not keep schedstat."""
+    wall_s: float = UNSET
+    threads: int = UNSET
+    cpu_s: float = UNSET
+    waited_s: float = UNSET
+    loop_cpu_s: Optional[float] = UNSET
+    loop_waited_s: Optional[float] = UNSET
+    steal_share: Optional[float] = UNSET
+
+
+@dataclass(kw_only=True)
 class Machine(Part):
-    """The machine just before and just after the measurement."""
+    """The machine just before and just after the measurement, and its job's scheduling in between."""
     before: Optional[MachineState] = UNSET
     after: Optional[MachineState] = UNSET
+    scheduling: Optional[Scheduling] = UNSET
 
 
 @dataclass(kw_only=True)

@@ -1,4 +1,5 @@
-"""What ran where: the record's provenance (host, versions, accelerator, commit) and the machine's load.
+"""What ran where: the record's provenance (host, versions, accelerator, commit), the machine's load,
+and where the measurement's CPU time went (SchedClock).
 
 Local commands only (git, /proc): nothing here reaches the network.
 """
@@ -10,10 +11,12 @@ import platform
 import socket
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 from typing import Optional
 
-from ppo_bench.record.parts import MachineState, Provenance
+from ppo_bench.record.parts import MachineState, Provenance, Scheduling
 from ppo_bench.registry import BACKENDS
 
 
@@ -111,3 +114,57 @@ def machine_state() -> MachineState:
     except (ValueError, IndexError):
         pass
     return MachineState(load_1m=load, cpu_mhz=mhz)
+
+
+def _thread_times() -> dict[int, tuple[int, int]]:
+    """Each thread of this process by id: its nanoseconds on a CPU and runnable waiting for one, as the
+    kernel's schedstat keeps them (none where it does not)."""
+    found = {}
+    try:
+        tids = os.listdir("/proc/self/task")
+    except OSError:
+        return found
+    for tid in tids:
+        text = _read(f"/proc/self/task/{tid}/schedstat")
+        try:
+            run_ns, wait_ns = (int(x) for x in (text or "").split()[:2])
+        except ValueError:
+            continue
+        found[int(tid)] = run_ns, wait_ns
+    return found
+
+
+def _cpu_ticks() -> Optional[tuple[int, int]]:
+    """All CPUs' ticks since boot, and those the hypervisor took (steal), from /proc/stat's first line."""
+    line = (_read("/proc/stat") or "").split("\n", 1)[0].split()
+    if len(line) < 9 or line[0] != "cpu":
+        return None
+    try:
+        ticks = [int(x) for x in line[1:9]]  # user nice system idle iowait irq softirq steal (guest is in user)
+    except ValueError:
+        return None
+    return sum(ticks), ticks[7]
+
+
+class SchedClock:
+    """Started just before a measurement, read just after it (`scheduling`): see parts.Scheduling."""
+
+    def __init__(self) -> None:
+        self.mono, self.threads, self.ticks = time.monotonic(), _thread_times(), _cpu_ticks()
+
+    def scheduling(self) -> Optional[Scheduling]:
+        """What this process's threads did since the start; None without schedstat. A thread that
+        started meanwhile counts from zero; the measuring thread is the one that reads this."""
+        wall, now, ticks = time.monotonic() - self.mono, _thread_times(), _cpu_ticks()
+        if not now:
+            return None
+        spent = {tid: (run - self.threads.get(tid, (0, 0))[0], wait - self.threads.get(tid, (0, 0))[1])
+                 for tid, (run, wait) in now.items()}
+        loop = spent.get(threading.get_native_id())
+        steal = None
+        if ticks is not None and self.ticks is not None and ticks[0] > self.ticks[0]:
+            steal = (ticks[1] - self.ticks[1]) / (ticks[0] - self.ticks[0])
+        return Scheduling(wall_s=wall, threads=len(spent), cpu_s=sum(r for r, _ in spent.values()) / 1e9,
+                          waited_s=sum(w for _, w in spent.values()) / 1e9,
+                          loop_cpu_s=None if loop is None else loop[0] / 1e9,
+                          loop_waited_s=None if loop is None else loop[1] / 1e9, steal_share=steal)
