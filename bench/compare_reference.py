@@ -11,7 +11,9 @@ contender's mean over its runs of the round) with a 95% paired t-interval over
 the rounds, which is the figure to read, and the ratio of all reps pooled with a
 Welch interval, which treats the reps of one run as independent of each other
 although whole runs differ (on the H200 one job's mean ran 18% under the same
-config's job before it in one round, 2026-12-03); writes compare.json.
+config's job before it in one round, 2026-12-03); writes compare.json. Each project run's line
+also says how its process was scheduled over its loop (machine.scheduling), to tell why one ran
+slower than its twin.
 
 `--uploads pinned pageable` runs the project with each frame upload
 (`env.upload`), to measure what the adapter's pinned path costs or saves.
@@ -81,9 +83,12 @@ def main() -> None:
                             f"schedule.bench_steps={args.bench_steps}", f"schedule.warmup={args.warmup}"],
                             return_hydra_config=True)
                     out_dir = args.out / f"ppo_bench_{who}_n{n}_r{rnd}_{turn}"
-                    reps = parent.run(cfg, output_dir=out_dir)["throughput"]["reps"]
-                runs.append({"who": who, "round": rnd, "reps": reps})
-                print(f"n={n} round {rnd} {who}: {stats.summary(reps)['mean']:.0f} env-steps/s", flush=True)
+                    record = parent.run(cfg, output_dir=out_dir)
+                    reps, scheduling = record["throughput"]["reps"], record["machine"].get("scheduling")
+                runs.append({"who": who, "round": rnd, "reps": reps,
+                             **({"scheduling": scheduling} if who != "reference" else {})})
+                where = "" if who == "reference" else scheduled(scheduling)
+                print(f"n={n} round {rnd} {who}: {stats.summary(reps)['mean']:.0f} env-steps/s{where}", flush=True)
         got = {who: [x for r in runs if r["who"] == who for x in r["reps"]] for who in contenders}
         rounds = {who: [round_ratio(runs, rnd, who) for rnd in range(args.rounds)] for who in args.uploads}
         rows.append({"n": n, "order": contenders + contenders[::-1], "rounds": args.rounds, "runs": runs, **got,
@@ -101,6 +106,17 @@ def main() -> None:
             print(f"| {row['n']} | {who} | {ref_s['mean']:.0f} ± {ref_s['ci95']:.0f} | {own_s['mean']:.0f} ± "
                   f"{own_s['ci95']:.0f} | {', '.join(f'{x:.3f}' for x in row['round_ratios'][who])} | {paired} | "
                   f"{r['ratio']:.3f}x [{r['lo']:.3f}, {r['hi']:.3f}] |")
+
+
+def scheduled(s: dict | None) -> str:
+    """A project job's scheduling over its loop (machine.scheduling), as shares of the loop's wall time:
+    why one job of a config runs slower than its twin (see docs/measuring.md)."""
+    if not s or not s.get("loop_cpu_s"):
+        return ""
+    steal = "" if s.get("steal_share") is None else f", steal {s['steal_share']:.1%}"
+    return (f"; loop thread on a CPU {s['loop_cpu_s'] / s['wall_s']:.0%} of {s['wall_s']:.1f} s, waiting for one "
+            f"{s['loop_waited_s'] / s['wall_s']:.1%}; its {s['threads']} threads ran on {s['cpu_s'] / s['wall_s']:.2f} "
+            f"CPUs and waited for {s['waited_s'] / s['wall_s']:.2f} on average{steal}")
 
 
 def round_ratio(runs: list[dict], rnd: int, who: str) -> float:
