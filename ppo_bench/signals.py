@@ -11,8 +11,8 @@ import signal
 import stat
 import sys
 import threading
-from contextlib import contextmanager
-from typing import Any, Iterator, Optional
+from contextlib import ExitStack, contextmanager
+from typing import Any, Iterable, Iterator, Optional
 
 
 class Terminated(BaseException):
@@ -43,10 +43,21 @@ def _raise_terminated(signum: int, frame: Any) -> None:
     raise Terminated(signal.Signals(signum).name)
 
 
+STOPS = (signal.SIGINT, *HANDLED)
+"""The signals that stop a job: Ctrl-C and those that raise Terminated."""
+
+
+def heeded(signums: Iterable[int]) -> list[int]:
+    """Those of `signums` that this process does not ignore. An ignored one stays ignored wherever a
+    handler is set here: Ctrl-C in a shell's background job, SIGHUP under nohup (a sweep started
+    with `nohup ... &` runs on when its terminal closes)."""
+    return [s for s in signums if signal.getsignal(s) is not signal.SIG_IGN]
+
+
 def raise_on_sigterm() -> None:
-    """From now on SIGTERM and SIGHUP raise Terminated in the main thread; by default they end
-    the process at once, leaving neither a record nor a summary."""
-    for signum in HANDLED:
+    """From now on SIGTERM and SIGHUP raise Terminated in the main thread (unless ignored: `heeded`);
+    by default they end the process at once, leaving neither a record nor a summary."""
+    for signum in heeded(HANDLED):
         signal.signal(signum, _raise_terminated)
 
 
@@ -64,23 +75,13 @@ def _handled(signum: int, handler: Any) -> Iterator[None]:
         signal.signal(signum, previous)
 
 
-@contextmanager
-def sigterm_raises() -> Iterator[None]:
-    """`raise_on_sigterm` for the duration of a job, where signals can be handled (main thread)."""
-    with _handled(signal.SIGTERM, _raise_terminated), _handled(signal.SIGHUP, _raise_terminated):
-        yield
-
-
-STOPS = (signal.SIGINT, *HANDLED)
-"""The signals that stop a job: Ctrl-C and those that raise Terminated."""
-
-_held: Optional[list[int]] = None
-"""Inside `stops_held`: the stop that came and was not raised yet (none or one); None outside."""
-
-
 def stop_of(signum: int) -> BaseException:
     """The exception a stop signal raises: KeyboardInterrupt for Ctrl-C, else Terminated."""
     return KeyboardInterrupt() if signum == signal.SIGINT else Terminated(signal.Signals(signum).name)
+
+
+_held: Optional[list[int]] = None
+"""Inside `stops_held`: the stop that came and was not raised yet (none or one); None outside."""
 
 
 def _hold(signum: int, frame: Any) -> None:
@@ -91,14 +92,20 @@ def _hold(signum: int, frame: Any) -> None:
     _held.append(signum)
 
 
+def _raise_stop(signum: int, frame: Any) -> None:
+    raise stop_of(signum)
+
+
 @contextmanager
-def stops_held() -> Iterator[None]:
-    """Around a job in a launcher's process, from the moment the job begins (its slot claimed, its
-    config composed, its folder made by Hydra): Ctrl-C, SIGTERM and SIGHUP are held back, except
-    inside the runner's `stops_raise`, which raises the one held as it is entered. A stop still
-    held as this ends (the job was skipped by resume, or had written its record) is raised then,
-    unless an exception is already on its way up: the stop is never lost, and never raised twice.
-    A second stop while one is held raises at once, so that nothing can keep a job from stopping.
+def stops_held(ignored_too: bool = False) -> Iterator[None]:
+    """Around a job in a launcher's process, from the moment the job begins (its config composed,
+    its folder made by Hydra): Ctrl-C, SIGTERM and SIGHUP are held back, except inside the
+    runner's `stops_raise`, which raises the one held as it is entered. A stop still held as this
+    ends (the job was skipped by resume, had written its record, or failed otherwise) is raised
+    then, unless another stop is already on its way up: the stop is never lost, and never raised
+    twice. A second stop while one is held raises at once, so that nothing keeps a job from
+    stopping. A signal this process ignores stays ignored (`heeded`), unless `ignored_too`: a
+    pool's worker ignores them between jobs, and takes them while it runs one.
 
     Raising a stop at once, wherever it came, lost the record of a job stopped before its runner
     began: a sweep stopped while its jobs composed their configs on a loaded 2-core machine ended with
@@ -108,41 +115,41 @@ def stops_held() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    outer, _held = _held, []
-    previous = {s: signal.signal(s, _hold) for s in STOPS}
+    outer, held = _held, []
+    _held = held
     try:
-        yield
-        left = _held
+        with ExitStack() as handlers:
+            for signum in (STOPS if ignored_too else heeded(STOPS)):
+                handlers.enter_context(_handled(signum, _hold))
+            try:
+                yield
+            except (KeyboardInterrupt, Terminated):
+                raise
+            except BaseException:
+                if held:  # the job failed with a stop held: the stop, the failure as its context
+                    raise stop_of(held.pop())
+                raise
     finally:
-        for s, handler in previous.items():
-            signal.signal(s, handler)
         _held = outer
-    if left:
-        raise stop_of(left.pop())
+    if held:
+        raise stop_of(held.pop())
 
 
 @contextmanager
 def stops_raise() -> Iterator[None]:
     """Where a job's runner records a stop: SIGTERM and SIGHUP raise Terminated; inside `stops_held`
     also Ctrl-C raises KeyboardInterrupt, and a stop held until now is raised as this is entered.
-    Outside `stops_held` (a single run) Ctrl-C is handled as before. A no-op off the main thread."""
+    Outside `stops_held` (a single run) Ctrl-C is handled as before. An ignored signal stays
+    ignored (`heeded`); a no-op off the main thread."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    if _held is None:
-        with sigterm_raises():
-            yield
-        return
-    came = _held
-    previous = {s: signal.signal(s, signal.default_int_handler if s == signal.SIGINT else _raise_terminated)
-                for s in STOPS}
-    try:
-        if came:
-            raise stop_of(came.pop())
+    if _held:
+        raise stop_of(_held.pop())
+    with ExitStack() as handlers:
+        for signum in heeded(STOPS if _held is not None else HANDLED):
+            handlers.enter_context(_handled(signum, _raise_stop))
         yield
-    finally:
-        for s, handler in previous.items():
-            signal.signal(s, handler)
 
 
 @contextmanager

@@ -11,7 +11,7 @@ import subprocess
 import sys
 import threading
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -263,6 +263,26 @@ def test_a_stopped_sweep_records_both_jobs_in_progress_starts_no_other_and_colle
     assert f"stopped by {by}: the 2 jobs in progress are recorded as failed; run again with resume=true" in output
     assert error in (tmp_path / "summary" / "table.md").read_text()
     assert not (tmp_path / ".sweep.lock").exists()
+
+
+@pytest.mark.slow
+def test_a_sweep_started_under_nohup_runs_on_when_its_terminal_closes(tmp_path):
+    cmd = [sys.executable, "run.py", "-m", f"hydra.sweep.dir={tmp_path}", *NODE, *TINY, "schedule.reps=10",
+           "env.num_envs=1,2"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=NO_GPU,
+                            start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN))
+    deadline = time.time() + 300
+    while len(list((tmp_path / ".slots").glob("[0-9]"))) < 2 or len(placement.holders(tmp_path / ".slots")) < 2:
+        assert proc.poll() is None and time.time() < deadline, "the two jobs never started"
+        time.sleep(0.5)
+    os.kill(proc.pid, signal.SIGHUP)  # the terminal closed
+    hung_up = time.time()
+    output, _ = proc.communicate(timeout=300)
+    assert proc.returncode == 0 and "SIGHUP" not in output, output[-3000:]
+    records = [read_result(p) for p in tmp_path.glob("*/result.json")]
+    assert sorted((r["num_envs"], r["status"]) for r in records) == [(1, "ok"), (2, "ok")]
+    finished = [datetime.fromisoformat(r["timing"]["finished_at"]).timestamp() for r in records]
+    assert min(finished) > hung_up  # both were running when it came
 
 
 def test_a_bad_launcher_key_is_refused_in_one_line_before_any_job(tmp_path):

@@ -55,6 +55,30 @@ def test_a_stop_that_came_after_the_record_or_for_a_skipped_job_is_raised_as_the
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # the handlers are as before
 
 
+def test_a_job_that_fails_with_a_stop_held_raises_the_stop_with_its_failure_as_context():
+    with pytest.raises(KeyboardInterrupt) as raised, stops_held():
+        signal.raise_signal(signal.SIGINT)  # while Hydra composed the config, which then failed
+        raise ValueError("a config that does not compose")
+    assert isinstance(raised.value.__context__, ValueError)
+
+
+def test_an_ignored_signal_stays_ignored_but_a_pool_s_worker_takes_it_while_it_runs_a_job():
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C in a shell's background job
+    try:
+        with stops_held():
+            signal.raise_signal(signal.SIGINT)
+            with stops_raise():
+                signal.raise_signal(signal.SIGINT)
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+        with pytest.raises(KeyboardInterrupt), stops_held(ignored_too=True):  # the sweep sent it on
+            signal.raise_signal(signal.SIGINT)
+            with stops_raise():
+                pytest.fail("the stop was not raised as the runner began")
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def test_a_job_stopped_before_its_runner_began_is_recorded_as_stopped_and_builds_nothing(tmp_path, monkeypatch):
     started = []
     monkeypatch.setattr(parent, "start_server", lambda *a: started.append(a))

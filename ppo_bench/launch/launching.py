@@ -50,11 +50,10 @@ from hydra.types import HydraContext, RunMode, TaskFunction
 from omegaconf import DictConfig, open_dict
 
 from ppo_bench.record.folder import JOB_NOTES
-from ppo_bench.signals import HANDLED, Terminated, stop_of, stops_held
+from ppo_bench.signals import STOPS, Terminated, heeded, stop_of, stops_held
 
 log = logging.getLogger(__name__)
 
-SIGNALS = (signal.SIGINT, *HANDLED)
 STOP_WAIT_S = 60.0
 """How long the sweep's process waits, after a signal, for the jobs in progress to record it."""
 POLL_S = 0.2
@@ -294,7 +293,7 @@ def forwarding(stop_file: Path, running: Callable[[], Iterable[Hashable]],
                 time.sleep(POLL_S)
         raise stop_of(signum)
 
-    previous = {s: signal.signal(s, stop) for s in SIGNALS}
+    previous = {s: signal.signal(s, stop) for s in heeded(STOPS)}  # an ignored one stays ignored (nohup)
     try:
         yield
     finally:
@@ -323,12 +322,17 @@ def stopping(stop_file: Path) -> bool:
     return stop_file.exists()
 
 
+IN_POOL_WORKER = False
+"""Whether this process is a pool's worker (`init_worker`), which ignores the stop signals between jobs."""
+
+
 def stoppable() -> contextlib.AbstractContextManager:
     """Around a job in a launcher's process, from the moment it begins: Ctrl-C, SIGTERM and SIGHUP
     are held back until the job's runner can record them, and raised there (signals.stops_held), so
     that a job stopped while Hydra composes its config or makes its folder is recorded as stopped,
-    not lost; then the handlers are as before (in the sweep's own process, its own)."""
-    return stops_held()
+    not lost; then the handlers are as before (in the sweep's own process, its own). A pool's worker
+    takes the signals it ignores between jobs; any other process leaves an ignored one ignored."""
+    return stops_held(ignored_too=IN_POOL_WORKER)
 
 
 def init_worker(sweep_pid: int) -> None:
@@ -341,7 +345,9 @@ def init_worker(sweep_pid: int) -> None:
     die_with(sweep_pid)
     os.setpgrp()
     multiprocessing.set_start_method(None, force=True)
-    for s in SIGNALS:
+    global IN_POOL_WORKER
+    IN_POOL_WORKER = True
+    for s in STOPS:
         signal.signal(s, signal.SIG_IGN)
 
 

@@ -13,7 +13,8 @@ sweep ends as the basic launcher's does:
 - Ctrl-C, SIGTERM, SIGHUP: the workers leave the terminal's process group and ignore these
   signals between jobs (`launching.init_worker`). The sweep's process takes the signal and sends it
   on to each job holding a slot, which records that it was stopped (also one that has only
-  just claimed its slot: `launching.stoppable` holds the stop until its runner can record it); it waits for them, and only
+  just begun: past its check of the stop file, `launching.stoppable` holds the stop until its
+  runner can record it); it waits for them, and only
   then raises, so that joblib ends the workers after the records are written (`launching.forwarding`).
   Jobs not yet started do not start (a stop file beside the slots). A second signal stops at once.
 - killed outright (SIGKILL): every worker dies with the sweep's process (a parent-death signal,
