@@ -39,10 +39,6 @@ def one_line(e: BaseException) -> str:
     return f"{type(e).__name__}: {text.splitlines()[0]}" if text else type(e).__name__
 
 
-def _raise_terminated(signum: int, frame: Any) -> None:
-    raise Terminated(signal.Signals(signum).name)
-
-
 STOPS = (signal.SIGINT, *HANDLED)
 """The signals that stop a job: Ctrl-C and those that raise Terminated."""
 
@@ -58,7 +54,7 @@ def raise_on_sigterm() -> None:
     """From now on SIGTERM and SIGHUP raise Terminated in the main thread (unless ignored: `heeded`);
     by default they end the process at once, leaving neither a record nor a summary."""
     for signum in heeded(HANDLED):
-        signal.signal(signum, _raise_terminated)
+        signal.signal(signum, _raise_stop)
 
 
 @contextmanager
