@@ -16,6 +16,19 @@ from ppo_bench.record.results import read_result
 from ppo_bench.signals import Terminated, stops_held, stops_raise
 
 
+@pytest.fixture(autouse=True)
+def heeded_stops():
+    """The stop signals handled as in a terminal's process, whatever this one inherited (tests run
+    under nohup ignore SIGHUP, and an ignored signal stays ignored), then as they were."""
+    previous = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    for s in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(s, signal.SIG_DFL)
+    yield
+    for s, handler in previous.items():
+        signal.signal(s, handler)
+
+
 def test_a_stop_before_the_runner_is_raised_as_the_runner_begins_and_only_then():
     reached = []
     with pytest.raises(Terminated, match="SIGTERM"):

@@ -133,6 +133,13 @@ def session_processes(sid: int) -> list[int]:
 SIGNALS = [(signal.SIGINT, True), (signal.SIGTERM, False), (signal.SIGKILL, False), (signal.SIGHUP, False)]
 
 
+def as_a_terminal_s() -> None:
+    """Ctrl-C and SIGHUP as a terminal's process gets them: tests started in a shell's background or
+    under nohup inherit them ignored, and an ignored one stays ignored in a sweep."""
+    for s in (signal.SIGINT, signal.SIGHUP):
+        signal.signal(s, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("sig,group", SIGNALS, ids=["ctrl-c", "sigterm", "kill", "sighup"])
 def test_an_interrupted_sweep_leaves_whole_files_and_no_process(tmp_path, sig, group):
     # job 0 is short; job 1 (2000 reps: far longer than the 5 s it gets) is still running when the signal comes
@@ -140,7 +147,7 @@ def test_an_interrupted_sweep_leaves_whole_files_and_no_process(tmp_path, sig, g
     # Ctrl-C as a terminal gives it: a shell that starts the tests in the background (`cmd &`) makes
     # them and their children ignore SIGINT, and Python then never raises KeyboardInterrupt.
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                            start_new_session=True, preexec_fn=as_a_terminal_s)
     deadline = time.time() + 300
     while len(list(tmp_path.glob("*/result.json"))) < 1 or not list(tmp_path.glob("*reps=2000*")):
         assert proc.poll() is None and time.time() < deadline, "the first job never finished"
