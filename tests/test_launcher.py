@@ -232,20 +232,27 @@ def test_two_jobs_at_a_time_on_their_own_cores_a_failure_apart_then_resume(tmp_p
     assert (summary / "table.md").exists() and not (tmp_path / ".sweep.lock").exists()
 
 
+def two_jobs_started(tmp_path: Path, overrides: list[str], preexec_fn) -> subprocess.Popen:
+    """A node-launcher sweep of `overrides` on two CPU slots, started with `preexec_fn` in its own
+    session, once both slots are held by its jobs."""
+    cmd = [sys.executable, "run.py", "-m", f"hydra.sweep.dir={tmp_path}", *NODE, *TINY, *overrides]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=NO_GPU,
+                            start_new_session=True, preexec_fn=preexec_fn)
+    deadline = time.time() + 300
+    while len(list((tmp_path / ".slots").glob("[0-9]"))) < 2 or len(placement.holders(tmp_path / ".slots")) < 2:
+        assert proc.poll() is None and time.time() < deadline, "the two jobs never started"
+        time.sleep(0.5)
+    return proc
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("sig,group,after_s", [(signal.SIGINT, True, 5.0), (signal.SIGTERM, False, 0.0)],
                          ids=["ctrl-c-measuring", "sigterm-beginning"])
 def test_a_stopped_sweep_records_both_jobs_in_progress_starts_no_other_and_collects(tmp_path, sig, group, after_s):
     # two long jobs side by side, a third waiting for a slot; stopped in their start-up or measurement,
     # or as they begin: their slots claimed, Hydra composing their configs and making their folders
-    cmd = [sys.executable, "run.py", "-m", f"hydra.sweep.dir={tmp_path}", *NODE, *TINY, "schedule.reps=2000",
-           "env.num_envs=1,2,4"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=NO_GPU,
-                            start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    deadline = time.time() + 300
-    while len(list((tmp_path / ".slots").glob("[0-9]"))) < 2 or len(placement.holders(tmp_path / ".slots")) < 2:
-        assert proc.poll() is None and time.time() < deadline, "the two jobs never started"
-        time.sleep(0.5)
+    proc = two_jobs_started(tmp_path, ["schedule.reps=2000", "env.num_envs=1,2,4"],
+                            lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(after_s)
     (os.killpg if group else os.kill)(proc.pid, sig)
     output, _ = proc.communicate(timeout=120)
@@ -267,14 +274,8 @@ def test_a_stopped_sweep_records_both_jobs_in_progress_starts_no_other_and_colle
 
 @pytest.mark.slow
 def test_a_sweep_started_under_nohup_runs_on_when_its_terminal_closes(tmp_path):
-    cmd = [sys.executable, "run.py", "-m", f"hydra.sweep.dir={tmp_path}", *NODE, *TINY, "schedule.reps=10",
-           "env.num_envs=1,2"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=NO_GPU,
-                            start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN))
-    deadline = time.time() + 300
-    while len(list((tmp_path / ".slots").glob("[0-9]"))) < 2 or len(placement.holders(tmp_path / ".slots")) < 2:
-        assert proc.poll() is None and time.time() < deadline, "the two jobs never started"
-        time.sleep(0.5)
+    proc = two_jobs_started(tmp_path, ["schedule.reps=10", "env.num_envs=1,2"],
+                            lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN))  # as nohup starts it
     os.kill(proc.pid, signal.SIGHUP)  # the terminal closed
     hung_up = time.time()
     output, _ = proc.communicate(timeout=300)
