@@ -12,7 +12,7 @@ the rounds, which is the figure to read, and the ratio of all reps pooled with a
 Welch interval, which treats the reps of one run as independent of each other
 although whole runs differ (on the H200 one job's mean ran 18% under the same
 config's job before it in one round, 2026-12-03); writes compare.json. Each project run's line
-also says how its process was scheduled over its loop (machine.scheduling), to tell why one ran
+also says how its process was scheduled over its timed repetitions (machine.scheduling), to tell why one ran
 slower than its twin.
 
 `--uploads pinned pageable` runs the project with each frame upload
@@ -109,14 +109,15 @@ def main() -> None:
 
 
 def scheduled(s: dict | None) -> str:
-    """A project job's scheduling over its loop (machine.scheduling), as shares of the loop's wall time:
-    why one job of a config runs slower than its twin (see docs/measuring.md)."""
+    """A project job's scheduling over its timed repetitions (machine.scheduling): its twin timed the
+    same steps, so more CPU seconds say a slower CPU, more seconds waiting a CPU lost to other
+    threads (see docs/measuring.md)."""
     if not s or not s.get("loop_cpu_s"):
         return ""
     steal = "" if s.get("steal_share") is None else f", steal {s['steal_share']:.1%}"
-    return (f"; loop thread on a CPU {s['loop_cpu_s'] / s['wall_s']:.0%} of {s['wall_s']:.1f} s, waiting for one "
-            f"{s['loop_waited_s'] / s['wall_s']:.1%}; its {s['threads']} threads ran on {s['cpu_s'] / s['wall_s']:.2f} "
-            f"CPUs and waited for {s['waited_s'] / s['wall_s']:.2f} on average{steal}")
+    return (f"; over its {s['wall_s']:.2f} s timed, the loop thread ran {s['loop_cpu_s']:.2f} CPU s and waited "
+            f"{s['loop_waited_s']:.3f} s for a CPU; its {s['threads']} threads ran {s['cpu_s']:.2f} CPU s and waited "
+            f"{s['waited_s']:.2f} s{steal}")
 
 
 def round_ratio(runs: list[dict], rnd: int, who: str) -> float:

@@ -207,13 +207,15 @@ def _faults_warning(faults: list[dict], what: str) -> list[str]:
 
 
 def _run_on(driver: Any, progress: Progress, loop) -> tuple[Any, Machine]:
-    """`loop()` between two readings of the machine's load, its job's scheduling clocked meanwhile;
-    the emulators closed whatever happens."""
+    """`loop(restart)` between two readings of the machine's load, its job's scheduling clocked
+    meanwhile (from `restart()` on, where the loop calls it: the timed repetitions start after the
+    warm-up, whose compile would otherwise fill half the clock of a short job); the emulators
+    closed whatever happens."""
     progress.enter(Stage.LOOP)
     before = provenance.machine_state()
     clock = provenance.SchedClock()
     try:
-        out = loop()
+        out = loop(clock.restart)
     finally:
         scheduling = clock.scheduling()
         after = provenance.machine_state()
@@ -249,8 +251,9 @@ def _timed(cfg: DictConfig, driver: Any, device: torch.device, started_mono: flo
             log.info("  %s after it: %.0f %s in %.2f s", sched.interleave, n_steps / seconds, UNIT, seconds)
             return seconds
 
-    timings, machine = _run_on(driver, progress, lambda: measure(
-        driver, sched, synchronizer(device), on_rep, recovery(cfg, driver, device), interleave))
+    timings, machine = _run_on(driver, progress, lambda restart: measure(
+        driver, sched, synchronizer(device), on_rep, recovery(cfg, driver, device), interleave,
+        on_timed=restart))
     agent = driver.agent
     warnings = []
     graphs = compiled_graphs()
@@ -303,7 +306,7 @@ def _learn(cfg: DictConfig, driver: Any, device: torch.device, started_mono: flo
         log.info("%d env steps, %.0f s, %d episodes, %s (last %d)", point["env_steps"], point["wall_s"],
                  point["episodes"], ret, sched.return_window)
 
-    run, machine = _run_on(driver, progress, lambda: learn(
+    run, machine = _run_on(driver, progress, lambda _restart: learn(
         driver, sched.total_env_steps, sched.return_window, started_mono, synchronizer(device), on_point,
         sched.max_seconds, recovery(cfg, driver, device),
         stop_at=sched.target_return if sched.stop_at_target else None))

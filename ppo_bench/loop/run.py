@@ -142,8 +142,10 @@ def interleaved(driver: Any, probe: Callable[[Any], Any], schedule: Any, seed: i
 
 def measure(driver: Any, schedule: Any, sync: Callable[[], None],
             on_rep: Callable[[int, float], None], recover: Optional[Recover] = None,
-            interleave: Optional[Callable[[], float]] = None) -> Timings:
-    """Warm up, then time `schedule.reps` repetitions of `schedule.bench_steps` loop steps.
+            interleave: Optional[Callable[[], float]] = None,
+            on_timed: Callable[[], None] = lambda: None) -> Timings:
+    """Warm up, then time `schedule.reps` repetitions of `schedule.bench_steps` loop steps
+    (`on_timed()` between the two).
 
     A repetition that fails in a way `recover` can mend is dropped (its time and env steps) and
     run again, once: a second failure of the same repetition ends the job. With `interleave`
@@ -152,6 +154,7 @@ def measure(driver: Any, schedule: Any, sync: Callable[[], None],
     out = Timings()
     out.first_step_s, out.warmup_s = warm_up(driver, schedule.warmup, sync)
     timed = None if driver.env_steps is None else np.zeros_like(driver.env_steps)
+    on_timed()
     out.measure_started = time.time()
     for rep in range(schedule.reps):
         counts = None if driver.env_steps is None else driver.env_steps.copy()

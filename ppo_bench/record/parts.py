@@ -166,8 +166,9 @@ class MachineState(Part):
 
 @dataclass(kw_only=True)
 class Scheduling(Part):
-    """Where the CPU time of the job's process went over its loop's run (warm-up, repetitions and any
-    probe between them; a learning run), `wall_s` long (provenance.SchedClock): its
+    """Where the CPU time of the job's process went over its loop's run (the timed repetitions, any
+    probe between them and a profile's repetition, not the warm-up; a learning run whole), `wall_s`
+    long (provenance.SchedClock): its
     threads' seconds on a CPU and runnable but waiting for one (the kernel's schedstat), the measuring
     thread's apart, and the share of all CPUs' time that the hypervisor took (steal, in /proc/stat).
 

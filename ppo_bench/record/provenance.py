@@ -150,6 +150,10 @@ class SchedClock:
     """Started just before a measurement, read just after it (`scheduling`): see parts.Scheduling."""
 
     def __init__(self) -> None:
+        self.restart()
+
+    def restart(self) -> None:
+        """Count from now."""
         self.mono, self.threads, self.ticks = time.monotonic(), _thread_times(), _cpu_ticks()
 
     def scheduling(self) -> Optional[Scheduling]:
