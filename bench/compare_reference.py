@@ -12,8 +12,8 @@ the rounds, which is the figure to read, and the ratio of all reps pooled with a
 Welch interval, which treats the reps of one run as independent of each other
 although whole runs differ (on the H200 one job's mean ran 18% under the same
 config's job before it in one round, 2026-12-03); writes compare.json. Each project run's line
-also says how its process was scheduled over its timed repetitions (machine.scheduling), to tell why one ran
-slower than its twin.
+also says how its process was scheduled over its timed repetitions (machine.scheduling), to
+tell why one ran slower than its twin.
 
 `--uploads pinned pageable` runs the project with each frame upload
 (`env.upload`), to measure what the adapter's pinned path costs or saves.

@@ -101,6 +101,7 @@ def test_a_job_that_waited_for_the_projects_imports_says_when_they_ran_and_what_
     assert 0 < first["check_s"] < first["forked_s"]  # the parent's check, also before the fork
     assert run_job(tmp_path / "second", *quick)["timing"]["imports"] is None
 
+
 def test_the_scheduling_clock_leaves_out_the_warm_up(tmp_path):
     """A job's scheduling is clocked over its timed repetitions only: the warm-up's compile would
     otherwise fill half the clock of a short job, and two jobs could not be told apart by it."""
