@@ -23,7 +23,7 @@ from ppo_bench.collect import collect
 from ppo_bench.record.results import read_result
 from test_collect import T0, row, write
 from test_collect_learning import learn
-from test_sweep import session_processes
+from test_sweep import as_a_terminal_s, session_processes
 
 pytest.importorskip("joblib")
 
@@ -251,8 +251,7 @@ def two_jobs_started(tmp_path: Path, overrides: list[str], preexec_fn) -> subpro
 def test_a_stopped_sweep_records_both_jobs_in_progress_starts_no_other_and_collects(tmp_path, sig, group, after_s):
     # two long jobs side by side, a third waiting for a slot; stopped in their start-up or measurement,
     # or as they begin: their slots claimed, Hydra composing their configs and making their folders
-    proc = two_jobs_started(tmp_path, ["schedule.reps=2000", "env.num_envs=1,2,4"],
-                            lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    proc = two_jobs_started(tmp_path, ["schedule.reps=2000", "env.num_envs=1,2,4"], as_a_terminal_s)
     time.sleep(after_s)
     (os.killpg if group else os.kill)(proc.pid, sig)
     output, _ = proc.communicate(timeout=120)
