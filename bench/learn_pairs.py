@@ -1,13 +1,14 @@
 """Learning runs of two trees, paired by seed, from bench/alternate_trees.sh's folders.
 
     python bench/learn_pairs.py OUT [OUT ...] --trees old new
+    python bench/learn_pairs.py OUT [OUT ...] --trees new      # one tree: its runs and medians
 
 Each OUT holds runs.tsv and <tree>_r<round>/**/result.json (one learning record a run).
 Prints, per seed and tree, the time to the target from the job's start and from the
 process's start (runs.tsv's start epoch against the record's own `timing.started_at`),
 the process's start to the loop's start, the env steps to the target and the loop's
-env-steps/s; then the second tree over the first, paired by seed: the geometric mean
-with a 95% t-interval on the log ratios.
+env-steps/s; then each tree's medians and, for two trees, the second over the first, paired by
+seed: the geometric mean with a 95% t-interval on the log ratios.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ def paired(a: list[float], b: list[float]) -> str:
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("outs", type=Path, nargs="+")
-    p.add_argument("--trees", nargs=2, required=True)
+    p.add_argument("--trees", nargs="+", required=True, help="one tree, or two to pair")
     args = p.parse_args()
     rows = sorted((r for out in args.outs for r in runs(out)), key=lambda r: (r["seed"], r["tree"]))
     keys = ["job_s", "process_s", "loop_start_s", "env_steps", "env_steps_per_s"]
@@ -58,6 +59,13 @@ def main() -> None:
     for r in rows:
         print(f"| {r['seed']} | {r['tree']} | {r['job_s']:.1f} | {r['process_s']:.1f} | {r['loop_start_s']:.1f} | "
               f"{r['env_steps']} | {r['env_steps_per_s']:.0f} |")
+    if len(args.trees) == 1:
+        (tree,) = args.trees
+        mine = [r for r in rows if r["tree"] == tree]
+        print(f"\n| | {tree}: median ({len(mine)} runs) | max |\n|---|---|---|")
+        for k in keys:
+            print(f"| {k} | {statistics.median(r[k] for r in mine):.1f} | {max(r[k] for r in mine):.1f} |")
+        return
     first, second = args.trees
     by = {(r["seed"], r["tree"]): r for r in rows}
     seeds = sorted({s for s, t in by if (s, first) in by and (s, second) in by})
