@@ -297,7 +297,7 @@ def test_the_learn_fast_preset_overlaps_and_stops_at_its_target():
     a, s = cfg.agent, cfg.schedule
     assert (a.algo, a.runtime, a.overlap, a.cudnn_benchmark) == ("ppo", "graphed", True, False)
     assert (a.normalize_obs, a.clip_around) == (True, "update_start")
-    assert (a.num_steps, a.update_epochs, a.num_minibatches, a.clip_coef) == (32, 4, 8, 0.2)
+    assert (a.num_steps, a.update_epochs, a.num_minibatches, a.clip_coef, a.ent_coef) == (32, 4, 8, 0.2, 0.001)
     assert (cfg.mode.name, cfg.mode.groups, cfg.env.num_envs) == ("async", 2, 64)
     assert (s.target_return, s.stop_at_target, s.return_window, s.max_seconds) == (18, True, 20, 240)
     validate(compose_config("+preset=learn_fast", "agent.runtime=eager", "device=cpu", tiny=False))
