@@ -61,6 +61,22 @@ def test_a_busy_machine_is_warned_about(tmp_path, inject):
                     "the measurement; other work took CPU time from the emulators"]
 
 
+def test_a_job_whose_process_compiled_torch_from_source_says_so(tmp_path, inject):
+    """A sweep's first job whose fork server found torch's bytecode uncached (and could not write it)
+    records that and warns that every fresh process compiles torch again."""
+    from ppo_bench.job import isolation
+
+    isolation.stop_server()  # this job's own server does the imports, as a sweep's first job's does
+    inject("ppo_bench.record.provenance:bytecode_cached:1:return=false")
+    record = parent.run(compose_config("mode=env_only", "env.num_envs=1", "schedule.reps=1"), output_dir=tmp_path)
+    imports = record["timing"]["imports"]
+    assert record["status"] == "ok" and imports["bytecode_cached"] is False
+    assert [w for w in record["warnings"] if w.startswith("imports:")] == [
+        f"imports: {imports['took_s']:.1f} s, torch compiled from source: its bytecode is not cached and this "
+        "Python writes none (PYTHONDONTWRITEBYTECODE, python -B or a read-only install), so every fresh process "
+        "compiles it again; cache it once: python -m compileall -q <torch's folder>"]
+
+
 @pytest.fixture
 def nothing_built(monkeypatch):
     def must_not_build(*args, **kwargs):

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+import os
 from datetime import datetime
 
 import numpy as np
@@ -97,6 +100,7 @@ def test_a_job_that_waited_for_the_projects_imports_says_when_they_ran_and_what_
     first = run_job(tmp_path / "first", *quick)["timing"]
     imports = first["imports"]
     assert imports is not None and imports["took_s"] > 0.1  # torch alone takes longer than that to import
+    assert imports["bytecode_cached"] is os.path.exists(importlib.util.cache_from_source(torch.__file__))
     assert 0 < imports["began_s"] and imports["began_s"] + imports["took_s"] < first["forked_s"]
     assert 0 < first["check_s"] < first["forked_s"]  # the parent's check, also before the fork
     assert run_job(tmp_path / "second", *quick)["timing"]["imports"] is None
@@ -175,6 +179,24 @@ def test_every_job_of_a_sweep_really_compiles_in_its_own_process(tmp_path):
         assert record["inference"]["graphs"] == 1
         assert record["inference"]["compile_s"] > 0
     assert compiled_graphs() == 0, "the sweep's own process compiled: the jobs did not run apart"
+
+
+def test_a_module_compiled_from_source_without_a_cache_is_told_from_a_cached_one(tmp_path, monkeypatch):
+    """bytecode_cached, asked after an import: false where this Python neither found nor could write the
+    module's bytecode (PYTHONDONTWRITEBYTECODE), true once it is compiled (compileall writes it anyway)."""
+    import compileall
+    import sys
+
+    from ppo_bench.record import provenance
+
+    (tmp_path / "fresh_module.py").write_text("VALUE = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    fresh = importlib.import_module("fresh_module")
+    assert fresh.VALUE == 1 and provenance.bytecode_cached(fresh) is False
+    assert compileall.compile_file(str(tmp_path / "fresh_module.py"), quiet=1)
+    assert provenance.bytecode_cached(fresh) is True
+    monkeypatch.delitem(sys.modules, "fresh_module")
 
 
 def test_the_provenance_says_whether_the_cpus_are_virtual_and_how_they_idle(monkeypatch):

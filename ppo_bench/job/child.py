@@ -58,9 +58,13 @@ def imports(started_mono: float) -> Imports | None:
     server it started (or a spawned child imports them itself). None where a server had them
     before the job began. Why: that wait was 13-18 s of a first job on the H200 against about 7 s of
     imports in one process (docs/findings.md, a job's start), and forked_s alone cannot say which
-    part is the imports and which the interpreter's start or the wait for the parent's config check."""
+    part is the imports and which the interpreter's start or the wait for the parent's config check.
+    With them, whether torch's bytecode was cached (the parent warns where it was not)."""
     began = IMPORTS_BEGAN - started_mono
-    return Imports(began_s=began, took_s=IMPORTS_ENDED - IMPORTS_BEGAN) if began > 0 else None
+    if began <= 0:
+        return None
+    return Imports(began_s=began, took_s=IMPORTS_ENDED - IMPORTS_BEGAN,
+                   bytecode_cached=provenance.bytecode_cached(torch))
 
 
 def resolve_device(name: str) -> torch.device:

@@ -45,6 +45,7 @@ from ppo_bench.record.folder import RESULT, SET_ASIDE
 from ppo_bench.record.identity import JobIdentity
 from ppo_bench.record.parts import UNIT, JobFolder, Placement, utc_iso
 from ppo_bench.record.results import BadResult, Record
+from ppo_bench.record.typed import UNSET
 from ppo_bench.signals import one_line, signals_deferred, stops_raise
 
 log = logging.getLogger(__name__)
@@ -203,10 +204,9 @@ def _close(record: Record, child: Optional[ChildJob], interleave: Optional[str],
     record.provenance = (child and child.provenance) or provenance.part(gpu=False)
     if child is not None and record.status != "ok":
         record.keep(child.partial, interleave)
-    busy = _busy_machine(record)
-    if busy:
-        record.warnings.append(busy)
-        log.warning(busy)
+    for note in filter(None, (_busy_machine(record), _uncached_imports(record))):
+        record.warnings.append(note)
+        log.warning(note)
     record.timing.finished_at = utc_iso(time.time())
     unwritten = _write(path, record)
     if unwritten is None:  # the job's line only once its record is on disk
@@ -298,6 +298,18 @@ def _busy_machine(record: Record) -> Optional[str]:
         return None
     return (f"busy machine: 1-minute load {max(loads):.1f} > {cpus} CPUs around the measurement; "
             "other work took CPU time from the emulators")
+
+
+def _uncached_imports(record: Record) -> Optional[str]:
+    """A warning when the job's process compiled torch from source and could not cache its bytecode:
+    every fresh process (a sweep's fork server, each single run) compiles it again, which on the H200
+    as lent tripled the imports (provenance.bytecode_cached)."""
+    imports = record.timing.imports
+    if imports in (None, UNSET) or imports.bytecode_cached is not False:
+        return None
+    return (f"imports: {imports.took_s:.1f} s, torch compiled from source: its bytecode is not cached and "
+            "this Python writes none (PYTHONDONTWRITEBYTECODE, python -B or a read-only install), so every "
+            "fresh process compiles it again; cache it once: python -m compileall -q <torch's folder>")
 
 
 STAGE_WORDS = {Stage.START_UP: "start-up (starting Python and torch)",

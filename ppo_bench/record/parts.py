@@ -78,9 +78,12 @@ class Interleaved(Part):
 
 @dataclass(kw_only=True)
 class Imports(Part):
-    """When the project's imports began (from the job's start) and what they took (child.imports)."""
+    """When the project's imports began (from the job's start) and what they took (child.imports), and
+    whether torch's bytecode was cached after them (provenance.bytecode_cached): false, the process
+    compiled torch from source and could not keep the result, so every fresh process does it again."""
     began_s: float = UNSET
     took_s: float = UNSET
+    bytecode_cached: Optional[bool] = UNSET
 
 
 @dataclass(kw_only=True)

@@ -1,11 +1,12 @@
-"""What ran where: the record's provenance (host, versions, accelerator, commit), the machine's load,
-and where the measurement's CPU time went (SchedClock).
+"""What ran where: the record's provenance (host, versions, accelerator, commit), whether a module's
+bytecode is cached, the machine's load, and where the measurement's CPU time went (SchedClock).
 
 Local commands only (git, /proc): nothing here reaches the network.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import platform
 import socket
@@ -14,6 +15,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from types import ModuleType
 from typing import Optional
 
 from ppo_bench.record.parts import MachineState, Provenance, Scheduling
@@ -98,6 +100,17 @@ def describe(gpu: bool = True) -> dict:
 def part(gpu: bool = True) -> Provenance:
     """`describe()` as the record's part."""
     return Provenance.from_json(describe(gpu), "provenance")
+
+
+def bytecode_cached(module: ModuleType) -> bool:
+    """Whether the imported `module`'s bytecode is cached where Python reads it from (its
+    __pycache__, or under PYTHONPYCACHEPREFIX). Asked after the import: where it is missing, this
+    process compiled the module from source and could not write the cache (PYTHONDONTWRITEBYTECODE,
+    python -B, a read-only install), so every fresh process compiles it again. On the H200 as lent
+    (PYTHONDONTWRITEBYTECODE=1, torch installed without its bytecode) that made `import torch._dynamo`
+    take 9.0-11.8 s instead of 3.3-3.7 s (docs/findings.md, start-up)."""
+    source = getattr(module, "__file__", None)
+    return source is None or os.path.exists(importlib.util.cache_from_source(source))
 
 
 def machine_state() -> MachineState:
