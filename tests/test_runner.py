@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import compileall
 import importlib
 import importlib.util
 import os
+import sys
 from datetime import datetime
 
 import numpy as np
@@ -14,6 +16,7 @@ from scipy import stats as sps
 
 from conftest import compose_config
 from ppo_bench.job import parent
+from ppo_bench.record import provenance
 from ppo_bench.record.results import read_result
 from ppo_bench.agent.runtimes import compiled_graphs
 
@@ -184,11 +187,6 @@ def test_every_job_of_a_sweep_really_compiles_in_its_own_process(tmp_path):
 def test_a_module_compiled_from_source_without_a_cache_is_told_from_a_cached_one(tmp_path, monkeypatch):
     """bytecode_cached, asked after an import: false where this Python neither found nor could write the
     module's bytecode (PYTHONDONTWRITEBYTECODE), true once it is compiled (compileall writes it anyway)."""
-    import compileall
-    import sys
-
-    from ppo_bench.record import provenance
-
     (tmp_path / "fresh_module.py").write_text("VALUE = 1\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setattr(sys, "dont_write_bytecode", True)
@@ -202,8 +200,6 @@ def test_a_module_compiled_from_source_without_a_cache_is_told_from_a_cached_one
 def test_the_provenance_says_whether_the_cpus_are_virtual_and_how_they_idle(monkeypatch):
     """The wake-up of a halted vCPU is part of every 1- and 8-env loop step on a KVM guest with no
     cpuidle driver: the record says which kind of machine it came from."""
-    from ppo_bench.record import provenance
-
     files = {"/proc/cpuinfo": "processor\t: 0\nmodel name\t: Xeon X\nflags\t\t: fpu hypervisor avx2\n\n"
                               "processor\t: 1\nmodel name\t: Xeon X\nflags\t\t: fpu hypervisor avx2\n",
              "/sys/devices/system/cpu/cpuidle/current_driver": "none\n"}
