@@ -2,11 +2,16 @@
 
 import sys
 
-import hydra
-from omegaconf import DictConfig
+from ppo_bench.launch import ahead
 
-from ppo_bench.launch import cli
-from ppo_bench.config.schema import register_configs
+if __name__ == "__main__":
+    ahead.start_imports(sys.argv[1:])  # a single run's imports (torch) begin now, beside Hydra's start
+
+import hydra  # noqa: E402
+from omegaconf import DictConfig  # noqa: E402
+
+from ppo_bench.launch import cli  # noqa: E402
+from ppo_bench.config.schema import register_configs  # noqa: E402
 
 register_configs()
 

@@ -16,10 +16,10 @@ from test_collect import write
 TITLE = "**Where start-up went**"
 
 
-def with_clocks(path, *, check, forked, imports, startup, setup, first, warmup):
+def with_clocks(path, *, check, forked, imports, startup, setup, first, warmup, began=0.1):
     """The record at `path` given the start-up clocks a job writes (child.py, parent.py)."""
     rec = json.loads(path.read_text())
-    rec["timing"].update(check_s=check, forked_s=forked, imports={"began_s": 0.1, "took_s": imports},
+    rec["timing"].update(check_s=check, forked_s=forked, imports={"began_s": began, "took_s": imports},
                          startup_s=startup, setup_s=sum(setup.values()), setup=setup,
                          first_step_s=first, warmup_s=warmup)
     results.write_atomic(path, rec)
@@ -79,6 +79,15 @@ def test_cells_stay_apart_and_a_part_one_record_lacks_is_left_empty(tmp_path):
     line = next(x for x in (tmp_path / "summary" / "table.md").read_text().splitlines()
                 if x.startswith("| step | 64 |"))
     assert "| - |" in line
+
+
+def test_a_single_runs_imports_count_from_the_jobs_start(tmp_path):
+    """run.py starts a single run's imports with its process, before the job's start (began_s < 0):
+    only what they took after it is what the job waited for, and that is all the column shows."""
+    with_clocks(write(tmp_path, "s", mode="step", reps=[100.0, 101.0]), **{**CLOCKS[0], "forked": 2.2, "imports": 2.6},
+                began=-0.5)
+    row = collect([tmp_path], plot=False).startup.iloc[0]
+    assert abs(row["imports"] - 2.1) < 1e-12 and row["imports"] <= row["before_child"]
 
 
 def test_records_without_the_start_up_clocks_give_no_section_and_no_file(tmp_path):

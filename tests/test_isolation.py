@@ -163,6 +163,31 @@ def test_the_server_starts_before_the_config_is_checked_and_a_refused_job_leaves
     assert server_pid() == before and _alive(before)  # not this job's to stop
 
 
+def test_run_py_starts_a_servers_imports_ahead_for_a_single_run_only():
+    from ppo_bench.launch import ahead
+
+    for args, single in [(["env.num_envs=8", "+preset=learn_fast"], True), ([], True),
+                         (["-m", "env.num_envs=1,8"], False), (["--multirun"], False), (["--help"], False),
+                         (["--cfg", "job"], False), (["hydra.mode=MULTIRUN"], False)]:
+        assert ahead.a_single_run(args) is single, args
+
+
+def test_a_server_started_ahead_is_stopped_when_its_job_is_refused(tmp_path):
+    """A single run's server, started with its process (launch.ahead), has started no job's process:
+    the job's refusal stops it, as it stops one its own runner started."""
+    from ppo_bench.launch import ahead
+
+    isolation.stop_server()
+    assert ahead.start_imports(["env.num_envs=0"])
+    server = server_pid()
+    assert _alive(server)
+    _refused_run(tmp_path)
+    deadline = time.monotonic() + 10
+    while _alive(server) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(server), "the refused job left the server started ahead running"
+
+
 # A stalled job is killed, and its error says where its thread waited: a stall is a bug to find
 # (ale-py's recv that never returns, or this project's), and the place is what finds it.
 

@@ -6,6 +6,7 @@ import compileall
 import importlib
 import importlib.util
 import os
+import subprocess
 import sys
 from datetime import datetime
 
@@ -14,7 +15,7 @@ import pytest
 import torch
 from scipy import stats as sps
 
-from conftest import compose_config
+from conftest import ROOT, compose_config
 from ppo_bench.job import parent
 from ppo_bench.record import provenance
 from ppo_bench.record.results import read_result
@@ -107,6 +108,18 @@ def test_a_job_that_waited_for_the_projects_imports_says_when_they_ran_and_what_
     assert 0 < imports["began_s"] and imports["began_s"] + imports["took_s"] < first["forked_s"]
     assert 0 < first["check_s"] < first["forked_s"]  # the parent's check, also before the fork
     assert run_job(tmp_path / "second", *quick)["timing"]["imports"] is None
+
+
+def test_a_single_run_starts_its_imports_with_its_process(tmp_path):
+    """run.py starts a single run's fork server before Hydra's start (launch.ahead): the imports began
+    before the job did, and its process came from that server, not from one started again for it."""
+    out = subprocess.run([sys.executable, "run.py", f"hydra.run.dir={tmp_path}", "mode=env_only", "env.num_envs=1",
+                          "schedule.reps=1", "schedule.bench_steps=4", "schedule.warmup=1", "device=cpu"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-3000:]
+    imports = read_result(tmp_path / "result.json")["timing"]["imports"]
+    assert imports is not None and imports["began_s"] < 0 < imports["began_s"] + imports["took_s"]
+    assert "fork server restarted" not in out.stdout + out.stderr
 
 
 def test_the_scheduling_clock_leaves_out_the_warm_up(tmp_path):

@@ -7,7 +7,8 @@ fast machine. Its parts, each from one record:
 - check: the parent's config check (it imports torch to ask for CUDA), beside the fork server's imports;
 - before the child: from the job's start to the child's first line (`forked_s`: the fork server's start
   and imports, once per sweep, so a sweep's first job pays them and the others barely, and the fork);
-- of which imports: the fork server's imports (`imports.took_s`), where this job's child waited for them;
+- of which imports: the fork server's imports where this job's child waited for them, from the job's start
+  (`imports.took_s`, less what a single run's server imported before the job began: `imports.began_s` < 0);
 - provenance: the child's own start (git, the CUDA probe), `startup_s - forked_s`;
 - each part of the set-up (`timing.setup`: emulators, agent, driver, as the job's build names them);
 - first step: the loop's first step (CUDA graphs' capture, torch.compile) and the rest of the warm-up.
@@ -46,7 +47,9 @@ def parts_of(timing: Timing) -> Optional[dict]:
     if startup is None or setup is None:
         return None
     forked, first, warm = _given(timing.forked_s), _given(timing.first_step_s), _given(timing.warmup_s)
-    imports = None if timing.imports in (None, UNSET) else _given(timing.imports.took_s)
+    imports = None
+    if timing.imports not in (None, UNSET):  # their seconds after the job's start, the part it waited for
+        imports = _given(timing.imports.took_s) + min(_given(timing.imports.began_s), 0.0)
     setup_parts = {} if timing.setup in (None, UNSET) else {k: float(v) for k, v in timing.setup.items()}
     return {"check": _given(timing.check_s), "before_child": forked, "imports": imports,
             "provenance": None if forked is None else startup - forked, **setup_parts,
@@ -87,7 +90,7 @@ def markdown(c: Collection) -> list[str]:
         lines += md_table(["mode", "num_envs", "jobs", "total", *(k.replace("_", " ") for k in parts)], rows) + [""]
     lines += ["check = the parent's config check, beside the fork server's imports; before child = the job's "
               "start to its process's first line (the fork server's imports: a sweep's first job waits for "
-              "them), of which imports = the imports themselves; provenance = the child's own start; then the "
+              "them), of which imports = the imports' seconds after the job's start; provenance = the child's own start; then the "
               "set-up's parts; first step = the loop's first step (graph capture, compilation); warm up = the "
               "rest of the warm-up", ""]
     return lines

@@ -54,16 +54,16 @@ def run(config: dict, started_mono: float, entries: list, progress: Progress) ->
 
 def imports(started_mono: float) -> Imports | None:
     """When the project's imports (torch, dynamo, scipy, ale-py, the drivers) began, from the job's
-    start, and what they took, where they ran after it: a sweep's first job waits for the fork
-    server it started (or a spawned child imports them itself). None where a server had them
-    before the job began. Why: that wait was 13-18 s of a first job on the H200 against about 7 s of
+    start, and what they took, where they ended after it: a sweep's first job waits for the fork
+    server it started (or a spawned child imports them itself), a single run for the one that
+    run.py started with the process (`launch.ahead`: began_s is then below 0). None where a server
+    had them before the job began. Why: that wait was 13-18 s of a first job on the H200 against about 7 s of
     imports in one process (docs/findings.md, a job's start), and forked_s alone cannot say which
     part is the imports and which the interpreter's start or the wait for the parent's config check.
     With them, whether torch's bytecode was cached (the parent warns where it was not)."""
-    began = IMPORTS_BEGAN - started_mono
-    if began <= 0:
+    if IMPORTS_ENDED <= started_mono:
         return None
-    return Imports(began_s=began, took_s=IMPORTS_ENDED - IMPORTS_BEGAN,
+    return Imports(began_s=IMPORTS_BEGAN - started_mono, took_s=IMPORTS_ENDED - IMPORTS_BEGAN,
                    bytecode_cached=provenance.bytecode_cached(torch))
 
 

@@ -92,6 +92,9 @@ class Progress:
 
 
 _server_key: Optional[tuple] = None
+_served: Optional[int] = None
+"""The pid of the last fork server that started a job's process (`_start`): one that has started
+none may be stopped when its job is refused (`start_server`)."""
 
 SET_BY_IMPORTS = frozenset({"PYGAME_HIDE_SUPPORT_PROMPT"})
 """Environment variables that the project's imports set, in this process (gymnasium's import, in
@@ -99,6 +102,11 @@ the config check's backend probe) as in the server (its preload): a server start
 set has it too, so it does not restart for it. It did restart on the H200, and a sweep's first
 job waited for the server's imports after the check rather than beside it (14.9 s; a log line
 now names any variable that restarts it)."""
+
+SET_BY_THE_COMMAND_LINE = frozenset({"HYDRA_FULL_ERROR"})
+"""Environment variables that the command line sets after a single run has started its server
+(`launch.ahead`, then `cli.main`), which no child reads (Hydra runs in the parent alone): a server
+restarted for them would import again what it had imported ahead."""
 
 
 def _context(preload: str) -> Any:
@@ -119,7 +127,8 @@ def _context(preload: str) -> Any:
     a test's injected faults).
     """
     global _server_key
-    key = (preload, *sorted((k, v) for k, v in os.environ.items() if k not in SET_BY_IMPORTS))
+    ignored = SET_BY_IMPORTS | SET_BY_THE_COMMAND_LINE
+    key = (preload, *sorted((k, v) for k, v in os.environ.items() if k not in ignored))
     if _server_key is not None and key != _server_key:
         changed = ", ".join(sorted({k for k, _ in set(key[1:]) ^ set(_server_key[1:])}))
         what = "the module to preload" if key[0] != _server_key[0] else f"the environment ({changed})"
@@ -134,10 +143,12 @@ def _context(preload: str) -> Any:
 
 def start_server(fn: str) -> bool:
     """Start the fork server of `ChildJob(fn)` now if none runs, so that its imports (torch, dynamo:
-    about 7 s on the H200) run while this process checks the job's config. True when this call
-    started it: a job then refused stops it (`stop_server`), leaving nothing importing for nothing."""
+    2.3-3.7 s on the H200) run while this process checks the job's config, or for a single run
+    from the process's start (`launch.ahead`). True when the server running has started no job's
+    process yet: a job then refused stops it (`stop_server`), leaving nothing importing for nothing."""
     _context(_module_of(fn))
-    return _ensure_running()
+    _ensure_running()
+    return server_pid() != _served
 
 
 def _ensure_running() -> bool:
@@ -212,6 +223,8 @@ def _start(ctx: Any, proc: Any, timeout: float) -> bool:
         return False
     if failed:
         raise failed[0]
+    global _served
+    _served = server_pid()
     return True
 
 

@@ -38,6 +38,7 @@ from omegaconf import DictConfig, OmegaConf
 from ppo_bench import registry
 from ppo_bench.config.keys import unknown_key_message, unknown_keys
 from ppo_bench.config.schema import NotApplicable, validate, warnings_for
+from ppo_bench.job import CHILD
 from ppo_bench.job.isolation import ChildJob, Stage, start_server, stop_server
 from ppo_bench.launch import placement, sweep
 from ppo_bench.record import provenance
@@ -49,7 +50,6 @@ from ppo_bench.record.typed import UNSET
 from ppo_bench.signals import one_line, signals_deferred, stops_raise
 
 log = logging.getLogger(__name__)
-CHILD = "ppo_bench.job.child:run"  # the child's half, by name: here torch is only asked about CUDA (validate)
 
 
 class JobFailed(CompactHydraException):
@@ -180,8 +180,9 @@ def run(cfg: DictConfig, output_dir: Optional[Path] = None) -> dict:
 
 
 def _checked(cfg: DictConfig, multirun: bool, record: Record, started_mono: float) -> Optional[str]:
-    """`check`, with the child's fork server started first so that its imports (torch, dynamo) run
-    meanwhile; a refused job stops the server it started. Its seconds go to the record."""
+    """`check`, with the child's fork server started first (if run.py has not: `launch.ahead`) so that
+    its imports (torch, dynamo) run meanwhile; a refused job stops a server that has started no job's
+    process yet. Its seconds go to the record."""
     started_server = start_server(CHILD)
     try:
         reason = check(cfg, multirun)

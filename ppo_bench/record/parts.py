@@ -78,7 +78,8 @@ class Interleaved(Part):
 
 @dataclass(kw_only=True)
 class Imports(Part):
-    """When the project's imports began (from the job's start) and what they took (child.imports), and
+    """When the project's imports began (from the job's start; below 0 where they began before it, with
+    a single run's process) and what they took (child.imports), and
     whether torch's bytecode was cached after them (provenance.bytecode_cached): false, the process
     compiled torch from source and could not keep the result, so every fresh process does it again."""
     began_s: float = UNSET
