@@ -33,13 +33,18 @@ def runs(out: Path) -> list[dict]:
         r = json.loads(record.read_text())
         learning, timing = r["learning"], r["timing"]
         before_job = datetime.fromisoformat(timing["started_at"]).timestamp() - float(row["started_epoch_s"])
+        to_target = learning["time_to_target_s"]
         found.append({"seed": r["seed"], "tree": row["tree"],
-                      "job_s": learning["time_to_target_s"],
-                      "process_s": before_job + learning["time_to_target_s"],
+                      "job_s": to_target,
+                      "process_s": None if to_target is None else before_job + to_target,
                       "loop_start_s": before_job + learning["setup_s"],
                       "env_steps": learning["env_steps_to_target"],
                       "env_steps_per_s": learning["env_steps_per_s"]})
     return found
+
+
+def shown(value, digits: int = 1) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
 
 
 def paired(a: list[float], b: list[float]) -> str:
@@ -57,8 +62,9 @@ def main() -> None:
     print("| seed | tree | +18 from the job's start (s) | from the process's start (s) | process start to loop start (s)"
           " | env steps to +18 | loop env-steps/s |\n|---|---|---|---|---|---|---|")
     for r in rows:
-        print(f"| {r['seed']} | {r['tree']} | {r['job_s']:.1f} | {r['process_s']:.1f} | {r['loop_start_s']:.1f} | "
-              f"{r['env_steps']} | {r['env_steps_per_s']:.0f} |")
+        print(f"| {r['seed']} | {r['tree']} | {shown(r['job_s'])} | {shown(r['process_s'])} | {r['loop_start_s']:.1f} | "
+              f"{shown(r['env_steps'], 0)} | {r['env_steps_per_s']:.0f} |")
+    keys = [k for k in keys if all(r[k] is not None for r in rows)]  # short runs: no time to the target
     if len(args.trees) == 1:
         (tree,) = args.trees
         mine = [r for r in rows if r["tree"] == tree]
