@@ -90,9 +90,9 @@ def markdown(c: Collection) -> list[str]:
         lines += md_table(["mode", "num_envs", "jobs", "total", *(k.replace("_", " ") for k in parts)], rows) + [""]
     lines += ["check = the parent's config check, beside the fork server's imports; before child = the job's "
               "start to its process's first line (the fork server's imports: a sweep's first job waits for "
-              "them), of which imports = the imports' seconds after the job's start; provenance = the child's own start; then the "
-              "set-up's parts; first step = the loop's first step (graph capture, compilation); warm up = the "
-              "rest of the warm-up", ""]
+              "them), of which imports = the imports' seconds after the job's start; provenance = the child's "
+              "own start; then the set-up's parts; first step = the loop's first step (graph capture, "
+              "compilation); warm up = the rest of the warm-up", ""]
     return lines
 
 

@@ -27,5 +27,5 @@ def a_single_run(args: Sequence[str]) -> bool:
 
 
 def start_imports(args: Sequence[str]) -> bool:
-    """Start the job's fork server now where `args` ask for a single run; True when it was started."""
+    """Start the job's fork server now where `args` ask for a single run; True when it did."""
     return a_single_run(args) and start_server(CHILD)
