@@ -92,9 +92,7 @@ class Progress:
 
 
 _server_key: Optional[tuple] = None
-_served: Optional[int] = None
-"""The pid of the last fork server that started a job's process (`_start`): one that has started
-none may be stopped when its job is refused (`start_server`)."""
+_served: Optional[int] = None  # the pid of the last server that started a job's process (`_start`)
 
 SET_BY_IMPORTS = frozenset({"PYGAME_HIDE_SUPPORT_PROMPT"})
 """Environment variables that the project's imports set, in this process (gymnasium's import, in
@@ -104,9 +102,8 @@ job waited for the server's imports after the check rather than beside it (14.9 
 now names any variable that restarts it)."""
 
 SET_BY_THE_COMMAND_LINE = frozenset({"HYDRA_FULL_ERROR"})
-"""Environment variables that the command line sets after a single run has started its server
-(`launch.ahead`, then `cli.main`), which no child reads (Hydra runs in the parent alone): a server
-restarted for them would import again what it had imported ahead."""
+"""Set by `cli.main` after a single run has started its server (`launch.ahead`), and read by no child
+(Hydra runs in the parent alone): a server restarted for them would import all again."""
 
 
 def _context(preload: str) -> Any:
@@ -127,8 +124,7 @@ def _context(preload: str) -> Any:
     a test's injected faults).
     """
     global _server_key
-    ignored = SET_BY_IMPORTS | SET_BY_THE_COMMAND_LINE
-    key = (preload, *sorted((k, v) for k, v in os.environ.items() if k not in ignored))
+    key = (preload, *sorted((k, v) for k, v in os.environ.items() if k not in SET_BY_IMPORTS | SET_BY_THE_COMMAND_LINE))
     if _server_key is not None and key != _server_key:
         changed = ", ".join(sorted({k for k, _ in set(key[1:]) ^ set(_server_key[1:])}))
         what = "the module to preload" if key[0] != _server_key[0] else f"the environment ({changed})"
@@ -142,23 +138,19 @@ def _context(preload: str) -> Any:
 
 
 def start_server(fn: str) -> bool:
-    """Start the fork server of `ChildJob(fn)` now if none runs, so that its imports (torch, dynamo:
-    2.3-3.7 s on the H200) run while this process checks the job's config, or for a single run
-    from the process's start (`launch.ahead`). True when the server running has started no job's
-    process yet: a job then refused stops it (`stop_server`), leaving nothing importing for nothing."""
+    """Start the fork server of `ChildJob(fn)` if none runs, to import torch while the config is checked (a
+    single run's from its start: `launch.ahead`). True while it has started no job's process: a refusal stops it."""
     _context(_module_of(fn))
     _ensure_running()
     return server_pid() != _served
 
 
-def _ensure_running() -> bool:
-    """Start the fork server if none runs (True then); it and the children it forks ignore Ctrl-C,
-    and one that comes to this process meanwhile is raised once the server has started."""
-    before = server_pid()
+def _ensure_running() -> None:
+    """Start the fork server if none runs; it and the children it forks ignore Ctrl-C, and one that
+    comes to this process meanwhile is raised once the server has started."""
     mp.resource_tracker.ensure_running()  # the server's start would start it, and it unblocks Ctrl-C
     with sigint_held():
         mp.forkserver.ensure_running()
-    return server_pid() != before
 
 
 def server_pid() -> Optional[int]:
