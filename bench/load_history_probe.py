@@ -16,23 +16,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
-import sys
 import time
+
+from twin_probe import built, in_fresh_processes, timed_rep  # bench/, this script's folder
 
 
 def child(args: argparse.Namespace) -> None:
-    import numpy as np
-    from ale_py.vector_env import AtariVectorEnv
-
-    env = AtariVectorEnv(game="pong", num_envs=args.num_envs, frameskip=5,
-                         num_threads=min(args.num_envs, os.cpu_count() or 1))
-    env.reset(seed=0)
-    rng = np.random.default_rng(0)
-    n = env.single_action_space.n
-    for _ in range(100):  # warm-up
-        env.step(rng.integers(0, n, args.num_envs))
+    env, rng = built(args.num_envs, seed=0)
     t0 = time.perf_counter()
     for segment in "ABC":
         if segment == "B":
@@ -40,14 +30,9 @@ def child(args: argparse.Namespace) -> None:
         if segment == "C":
             env.reset(seed=1)
         for rep in range(args.reps):
-            actions = rng.integers(0, n, (args.steps, args.num_envs))
-            wall, cpu = time.perf_counter(), time.process_time()
-            for a in actions:
-                env.step(a)
-            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-            steps = args.steps * args.num_envs
-            print(json.dumps({"segment": segment, "rep": rep, "at_s": round(time.perf_counter() - t0, 2),
-                              "steps_per_s": steps / wall, "cpu_s_per_1000": 1000 * cpu / steps}), flush=True)
+            timed = timed_rep(env, rng, args.num_envs, args.steps)
+            print(json.dumps({"segment": segment, "rep": rep, "at_s": round(time.perf_counter() - t0, 2), **timed}),
+                  flush=True)
     env.close()
 
 
@@ -63,14 +48,10 @@ def main() -> None:
     if args.child:
         child(args)
         return
-    for proc in range(args.processes):
-        out = subprocess.run([sys.executable, __file__, "--child", *sys.argv[1:]], capture_output=True, text=True)
-        if out.returncode != 0:
-            sys.exit(f"process {proc} failed:\n{out.stderr}")
+    for proc, lines in in_fresh_processes(__file__, args.processes):
         print(f"\nprocess {proc}\n| segment | rep | s from A's start to the rep's end | env-steps/s | CPU s per 1000 env steps |\n"
               "|---|---|---|---|---|")
-        for line in out.stdout.splitlines():
-            r = json.loads(line)
+        for r in lines:
             print(f"| {r['segment']} | {r['rep']} | {r['at_s']:.1f} | {r['steps_per_s']:.0f} | {r['cpu_s_per_1000']:.3f} |",
                   flush=True)
 

@@ -21,29 +21,50 @@ import statistics
 import subprocess
 import sys
 import time
+from typing import Iterator
 
 
-def child(args: argparse.Namespace) -> None:
+def built(num_envs: int, seed: int):
+    """The probes' vector env (ale-py, pong, frameskip 5, a thread a core), reset with `seed` and warmed
+    up by 100 steps of uniform random actions; with the generator of those actions (seeded `seed`)."""
     import numpy as np
     from ale_py.vector_env import AtariVectorEnv
 
+    env = AtariVectorEnv(game="pong", num_envs=num_envs, frameskip=5, num_threads=min(num_envs, os.cpu_count() or 1))
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(100):
+        env.step(rng.integers(0, env.single_action_space.n, num_envs))
+    return env, rng
+
+
+def timed_rep(env, rng, num_envs: int, steps: int) -> dict:
+    """`steps` synchronous steps of all envs with uniform random actions: env-steps/s, and the
+    process's CPU seconds (all threads) per 1000 env steps."""
+    actions = rng.integers(0, env.single_action_space.n, (steps, num_envs))
+    wall, cpu = time.perf_counter(), time.process_time()
+    for a in actions:
+        env.step(a)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    return {"steps_per_s": steps * num_envs / wall, "cpu_s_per_1000": 1000 * cpu / (steps * num_envs)}
+
+
+def in_fresh_processes(script: str, processes: int) -> Iterator[tuple[int, list[dict]]]:
+    """Run `script --child` with this command's arguments in `processes` fresh processes, one after
+    another; each one's number and the JSON lines it printed. Stops at the first that fails."""
+    for proc in range(processes):
+        out = subprocess.run([sys.executable, script, "--child", *sys.argv[1:]], capture_output=True, text=True)
+        if out.returncode != 0:
+            sys.exit(f"process {proc} failed:\n{out.stderr}")
+        yield proc, [json.loads(line) for line in out.stdout.splitlines()]
+
+
+def child(args: argparse.Namespace) -> None:
     for build in range(args.builds):
-        env = AtariVectorEnv(game="pong", num_envs=args.num_envs, frameskip=5,
-                             num_threads=min(args.num_envs, os.cpu_count() or 1))
-        env.reset(seed=build)
-        rng = np.random.default_rng(build)
-        n = env.single_action_space.n
-        for _ in range(100):  # warm-up
-            env.step(rng.integers(0, n, args.num_envs))
+        env, rng = built(args.num_envs, seed=build)
         for rep in range(args.reps):
-            actions = rng.integers(0, n, (args.steps, args.num_envs))
-            wall, cpu = time.perf_counter(), time.process_time()
-            for a in actions:
-                env.step(a)
-            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-            steps = args.steps * args.num_envs
-            print(json.dumps({"build": build, "rep": rep, "steps_per_s": steps / wall,
-                              "cpu_s_per_1000": 1000 * cpu / steps}), flush=True)
+            timed = timed_rep(env, rng, args.num_envs, args.steps)
+            print(json.dumps({"build": build, "rep": rep, **timed}), flush=True)
         env.close()
 
 
@@ -60,12 +81,9 @@ def main() -> None:
         child(args)
         return
     rows = []
-    for proc in range(args.processes):
-        out = subprocess.run([sys.executable, __file__, "--child", *sys.argv[1:]], capture_output=True, text=True)
-        if out.returncode != 0:
-            sys.exit(f"process {proc} failed:\n{out.stderr}")
-        for line in out.stdout.splitlines():
-            row = {"process": proc, **json.loads(line)}
+    for proc, lines in in_fresh_processes(__file__, args.processes):
+        for line in lines:
+            row = {"process": proc, **line}
             rows.append(row)
             print(json.dumps(row), flush=True)
     cells: dict[tuple[int, int], list[dict]] = {}
