@@ -49,7 +49,8 @@ def parts_of(timing: Timing) -> Optional[dict]:
     forked, first, warm = _given(timing.forked_s), _given(timing.first_step_s), _given(timing.warmup_s)
     imports = None
     if timing.imports not in (None, UNSET):  # their seconds after the job's start, the part it waited for
-        imports = _given(timing.imports.took_s) + min(_given(timing.imports.began_s), 0.0)
+        took, began = _given(timing.imports.took_s), _given(timing.imports.began_s)
+        imports = None if took is None else took + min(began or 0.0, 0.0)
     setup_parts = {} if timing.setup in (None, UNSET) else {k: float(v) for k, v in timing.setup.items()}
     return {"check": _given(timing.check_s), "before_child": forked, "imports": imports,
             "provenance": None if forked is None else startup - forked, **setup_parts,
