@@ -40,9 +40,9 @@ from ppo_bench.config.keys import unknown_key_message, unknown_keys
 from ppo_bench.config.schema import NotApplicable, validate, warnings_for
 from ppo_bench.job import CHILD
 from ppo_bench.job.isolation import ChildJob, Stage, start_server, stop_server
-from ppo_bench.launch import placement, sweep
+from ppo_bench.launch import placement
 from ppo_bench.record import provenance
-from ppo_bench.record.folder import RESULT, SET_ASIDE
+from ppo_bench.record.folder import RESULT, SET_ASIDE, set_aside
 from ppo_bench.record.identity import JobIdentity
 from ppo_bench.record.parts import UNIT, JobFolder, Placement, utc_iso
 from ppo_bench.record.results import BadResult, Record
@@ -263,7 +263,7 @@ def _finished_earlier(path: Path, identity: JobIdentity, cfg: DictConfig, multir
     aside = path.parent.parent / SET_ASIDE
     if cfg.get("set_aside"):
         try:
-            dest = sweep.set_aside(path.parent.parent, [path])
+            dest = set_aside(path.parent.parent, [path])
         except OSError as e:
             line = f"{path} holds an ok record {what}, which set_aside=true could not move: {one_line(e)}"
         else:

@@ -35,7 +35,7 @@ from omegaconf import DictConfig
 from omegaconf.errors import ConfigAttributeError, ConfigKeyError
 
 from ppo_bench.config import keys
-from ppo_bench.launch import launching, sweep
+from ppo_bench.launch import claim, launching, sweep
 from ppo_bench.signals import HANDLED, Terminated, one_line, raise_on_sigterm
 from ppo_bench.job.parent import JobFailed, Kept, run
 
@@ -106,7 +106,7 @@ def main(hydra_main: Callable[[], None]) -> int:
         by = "Ctrl-C" if isinstance(e, KeyboardInterrupt) else str(e)
         print(f"stopped by {by}: {stop_line(launching.tally())}; run again with resume=true to finish", file=sys.stderr)
         return 130 if isinstance(e, KeyboardInterrupt) else 128 + e.signum
-    except sweep.SweepRefused as e:
+    except (sweep.SweepRefused, claim.FolderTaken) as e:
         sweep.OUTCOME.refused = True  # a launcher's refusal comes after the summary was registered
         print(e, file=sys.stderr)
         return 1

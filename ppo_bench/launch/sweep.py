@@ -13,10 +13,11 @@
   multirun.yaml and the job notes to `<sweep dir>/set_aside/<UTC time>/` (same relative paths;
   never deleted), and runs every job again. A job never writes over an ok record either (`runner`).
 - Lock: two sweeps writing into one folder would overwrite each other's
-  results. A sweep takes `<sweep dir>/.sweep.lock` (pid, host) at start; one
+  results. A sweep takes `<sweep dir>/.sweep.lock` (pid, host: `record.locks`) at start; one
   that finds the lock held by a live process is refused with one line. A lock
   whose process is gone (on this host) is taken over, unless a job of that sweep still holds a
-  slot of the node launcher (`placement.held`).
+  slot of the node launcher (`placement.held`). A sweep folder named by the clock (the default)
+  is made new instead, `-2` after its name where another sweep of the same second has it (`claim`).
 - Summary: Hydra skips `on_multirun_end` when the sweep ends by an exception
   (Ctrl-C, SIGTERM, a launcher's error), which is when a summary matters most;
   so the collection is also registered with `atexit`. `collect=false` turns it off.
@@ -30,11 +31,7 @@ from __future__ import annotations
 
 import atexit
 import hashlib
-import itertools
 import logging
-import os
-import socket
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
@@ -42,8 +39,9 @@ from typing import Any, Optional
 from hydra.experimental.callback import Callback
 from omegaconf import OmegaConf
 
-from ppo_bench.launch import launching
-from ppo_bench.record.folder import JOB_NOTES, LOCK, MULTIRUN, RESULT, SET_ASIDE, SUMMARY
+from ppo_bench.launch import claim, launching
+from ppo_bench.record import locks
+from ppo_bench.record.folder import JOB_NOTES, LOCK, MULTIRUN, RESULT, SET_ASIDE, SUMMARY, set_aside
 
 log = logging.getLogger(__name__)
 
@@ -79,72 +77,38 @@ class SweepLocked(SweepRefused):
 
 
 def take_lock(sweep_dir: Path) -> Path:
-    """Create the lock with this process's pid and host, taking over one whose process is gone, but
-    not while a job of that sweep still runs (one holding a slot of the node launcher: `placement`):
+    """Create the lock with this process's pid and host (`locks`), taking over one whose process is gone,
+    but not while a job of that sweep still runs (one holding a slot of the node launcher: `placement`):
     its records and the new sweep's would overwrite each other."""
     from ppo_bench.launch import placement
 
     path = sweep_dir / LOCK
-    mine = sweep_dir / f"{LOCK}.{os.getpid()}"
     slots = sweep_dir / placement.SLOTS
     try:
         sweep_dir.mkdir(parents=True, exist_ok=True)
-        mine.write_text(f"{os.getpid()} {socket.gethostname()}\n")
+        before, jobs = locks.holder(path), placement.held(slots)
+        held = before if jobs and before is not None and before.alive() else None
+        if held is None and not jobs:
+            held = locks.take(path)
     except OSError as e:  # read-only, full, a file in the way: no job could write its record either
         raise SweepRefused(f"hydra.sweep.dir={sweep_dir}: cannot write there: {type(e).__name__}: "
                            f"{e.strerror or e}") from None
-    try:
-        for _ in range(3):
-            jobs = placement.held(slots)
-            if not jobs:
-                try:
-                    os.link(mine, path)  # atomic, and fails if the lock exists: never half written
-                    return path
-                except FileExistsError:
-                    pass
-            holder = _holder(path)
-            if holder is not None and _alive(*holder):
-                pid, host = holder
-                raise SweepLocked(
-                    f"{sweep_dir} is in use by the sweep of process {pid} on {host}; use another "
-                    f"hydra.sweep.dir, or delete {path} if that sweep is gone")
-            if jobs:
-                gone = f"process {holder[0]} on {holder[1]}" if holder else f"no process named in {path}"
-                raise SweepLocked(
-                    f"{sweep_dir} is in use by jobs of a sweep that is gone ({gone}): job processes "
-                    f"{', '.join(p or '?' for p in jobs)} still hold their slots in {slots}; wait for them "
-                    "to end, or use another hydra.sweep.dir")
-            log.warning("taking over %s from a sweep that is gone (%s)", path, holder)
-            path.unlink(missing_ok=True)
-        raise SweepLocked(f"could not take {path}: other sweeps keep taking it")
-    finally:
-        mine.unlink(missing_ok=True)
+    if held is not None:
+        raise SweepLocked(f"{sweep_dir} is in use by the sweep of {held}; use another "
+                          f"hydra.sweep.dir, or delete {path} if that sweep is gone")
+    if jobs:
+        gone = before or f"no process named in {path}"
+        raise SweepLocked(
+            f"{sweep_dir} is in use by jobs of a sweep that is gone ({gone}): job processes "
+            f"{', '.join(p or '?' for p in jobs)} still hold their slots in {slots}; wait for them "
+            "to end, or use another hydra.sweep.dir")
+    if before is not None and before != locks.Holder.me():
+        log.warning("taking over %s from a sweep that is gone (%s)", path, before)
+    return path
 
 
 def release_lock(path: Path) -> None:
-    if _holder(path) == (os.getpid(), socket.gethostname()):
-        path.unlink(missing_ok=True)
-
-
-def _holder(path: Path) -> Optional[tuple[int, str]]:
-    try:
-        pid, host = path.read_text().split()
-        return int(pid), host
-    except (OSError, ValueError):
-        return None
-
-
-def _alive(pid: int, host: str) -> bool:
-    """Whether the lock's process runs; on another host that cannot be told, so it counts as running."""
-    if host != socket.gethostname():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        pass
-    return True
+    locks.release(path)
 
 
 @dataclass
@@ -196,24 +160,6 @@ def collect_sweep(sweep_dir: Path) -> bool:
               file=sys.stderr)
         return False
     return True
-
-
-def set_aside(folder: Path, paths: list[Path]) -> Path:
-    """Move `paths` (inside `folder`) to a new `folder/set_aside/<UTC time>/`, at the same relative
-    paths, and return that folder. A rename: nothing is copied or deleted, so the records stay whole."""
-    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-    for n in itertools.count():
-        dest = folder / SET_ASIDE / (stamp if n == 0 else f"{stamp}-{n}")
-        try:
-            dest.mkdir(parents=True)
-            break
-        except FileExistsError:  # a second move within the same second
-            continue
-    for path in paths:
-        target = dest / path.relative_to(folder)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        path.rename(target)
-    return dest
 
 
 def clear_earlier(sweep_dir: Path, resume: bool, set_aside_: bool) -> None:
@@ -271,7 +217,7 @@ class SweepCallback(Callback):
     sweep: Optional[_Sweep] = None
 
     def on_multirun_start(self, config: Any, **kwargs: Any) -> None:
-        self.sweep = _Sweep(Path(config.hydra.sweep.dir), bool(config.get("collect", True)),
+        self.sweep = _Sweep(claim.fresh_sweep_dir(config), bool(config.get("collect", True)),
                             bool(config.get("resume", False)), bool(config.get("set_aside", False)))
         atexit.register(self.sweep.finish)
 
