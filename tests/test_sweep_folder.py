@@ -5,6 +5,7 @@ set_aside=true moves it to <folder>/set_aside/<UTC time>/."""
 from __future__ import annotations
 
 import errno
+import json
 import logging
 import shutil
 from pathlib import Path
@@ -163,3 +164,90 @@ def test_a_job_refused_for_an_earlier_ok_record_is_named_in_the_summary(earlier,
     table = (earlier / "summary" / "table.md").read_text()
     assert f"{kept.parent}: refused by this sweep: {kept} holds an ok record of a different config, kept" in table
     assert "**Jobs: 2**: 1 ok, 1 skipped; 1 of them refused by this sweep" in table  # each job counted once
+
+
+# ------------------------------------------------------------ resume runs the sweep's jobs only
+
+@pytest.mark.slow
+def test_resume_with_overrides_naming_other_jobs_is_refused_before_any_job_runs(earlier):
+    before = records(earlier)
+    multirun = (earlier / "multirun.yaml").read_bytes()
+    again = sweep(earlier, "env.num_envs=1", "mode=async", "seed=0,1,2", *TINY, "resume=true")
+    assert again.returncode == 1
+    lines = lines_of(again)
+    assert len(lines) == 1, lines
+    assert lines[0].startswith(f"resume=true: hydra.sweep.dir={earlier} holds a sweep whose commands never named "
+                               "1 of these jobs ("), lines
+    assert "seed=2" in lines[0] and "set_aside=true" in lines[0]
+    assert records(earlier) == before and (earlier / "multirun.yaml").read_bytes() == multirun
+    assert not (earlier / ".sweep.lock").exists()
+
+
+@pytest.mark.slow
+def test_resume_of_an_interrupted_sweep_runs_the_jobs_its_command_named(tmp_path):
+    """The first command named two jobs, but only one started (and left a record): the resume's same
+    command names the other, which the folder's history says is the sweep's; each command is kept."""
+    folder = tmp_path / "sweep"
+    first = sweep(folder, *GRID)
+    assert first.returncode == 0, first.stderr[-3000:]
+    [gone] = [p for p in folder.glob("*/result.json") if "seed=1" in str(p)]
+    shutil.rmtree(gone.parent)  # as if the sweep had stopped before its second job
+    again = sweep(folder, *GRID, "resume=true")
+    assert again.returncode == 0, again.stderr[-3000:]
+    assert len(records(folder)) == 2
+    fewer = sweep(folder, "env.num_envs=1", "mode=async", "seed=1", *TINY, "resume=true")  # one of its jobs
+    assert fewer.returncode == 0, fewer.stderr[-3000:]
+    commands = [json.loads(line) for line in (folder / ".commands.jsonl").read_text().splitlines()]
+    assert [c["task"][-1] for c in commands] == [GRID[-1], "resume=true", "resume=true"]
+    assert [("seed=0,1" in c["task"], "seed=1" in c["task"]) for c in commands] == [(True, False), (True, False),
+                                                                                      (False, True)]
+
+
+@pytest.mark.slow
+def test_a_folder_from_before_the_history_starts_it_with_its_multirun_command(earlier):
+    (earlier / ".commands.jsonl").unlink()  # a sweep folder written before the history was kept
+    assert sweep(earlier, "env.num_envs=1", "mode=async", "seed=0,1,2", *TINY, "resume=true").returncode == 1
+    again = sweep(earlier, *GRID, "resume=true")
+    assert again.returncode == 0, again.stderr[-3000:]
+    commands = [json.loads(line) for line in (earlier / ".commands.jsonl").read_text().splitlines()]
+    assert len(commands) == 2 and commands[0]["at"] is None and "resume=true" not in commands[0]["task"]
+    assert commands[1]["task"][-1] == "resume=true"
+
+
+UNUSABLE = {"damaged": lambda path: path.write_bytes(b'{"schema": 1, "status": "ok", "mode": '),
+            "a folder": lambda path: (path.mkdir(), (path / "notes.txt").write_text("kept"))}
+
+
+@pytest.mark.parametrize("resume", [True, False])
+@pytest.mark.parametrize("case", list(UNUSABLE))
+def test_what_is_unusable_in_the_records_place_is_set_aside_before_the_job_runs(tmp_path, nothing_built, case,
+                                                                              resume, caplog):
+    folder = tmp_path / "job"
+    folder.mkdir()
+    path = folder / "result.json"
+    UNUSABLE[case](path)
+    with pytest.raises(AssertionError, match="a job process was started"):  # moved aside, then the job runs
+        parent.run(compose_config(*["resume=true"] * resume), output_dir=folder)
+    assert results.Record.read(path).error == "AssertionError: a job process was started"  # the job's own record
+    [aside] = list((tmp_path / "set_aside").iterdir())
+    moved = aside / "job" / "result.json"
+    assert moved.is_dir() == (case == "a folder") and (moved.exists() or moved.is_symlink())
+    if case == "a folder":
+        assert (moved / "notes.txt").read_text() == "kept"
+    said = [r.getMessage() for r in caplog.records if "is not a usable record" in r.getMessage()]
+    assert len(said) == 1 and str(moved) in said[0], said
+
+
+def test_a_record_place_that_cannot_be_cleared_fails_the_job_before_it_runs(tmp_path, nothing_built, monkeypatch):
+    folder = tmp_path / "job"
+    (folder / "result.json").mkdir(parents=True)
+
+    def read_only(*args):
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    monkeypatch.setattr(parent, "set_aside", read_only)
+    with pytest.raises(parent.Kept) as info:
+        parent.run(compose_config("resume=true"), output_dir=folder)
+    assert str(info.value) == (f"{folder / 'result.json'} is not a usable record (not a file) and could not be moved "
+                               "aside: OSError: [Errno 30] Read-only file system")
+    assert (folder / "result.json").is_dir()

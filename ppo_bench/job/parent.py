@@ -16,7 +16,9 @@ child's death), and then raises, so a sweep counts the job failed and goes on
 
 An ok record already in the job's folder is never written over: resume returns it where its config
 is the job's (skipped); `set_aside=true` moves it to `<folder's parent>/set_aside/<UTC time>/` first;
-otherwise the job fails in one line and the record stays as it was (nothing is written).
+otherwise the job fails in one line and the record stays as it was (nothing is written). Anything
+else in the record's place that is not a usable record (a damaged file, a folder) is moved aside the
+same way before the job runs, never written over.
 
 A script that calls `run` must guard its entry point with
 `if __name__ == "__main__":`, as run.py does: the child process re-imports the
@@ -26,6 +28,7 @@ script's main module (multiprocessing's forkserver and spawn both do).
 from __future__ import annotations
 
 import logging
+import os
 import sys
 import time
 from dataclasses import dataclass
@@ -250,9 +253,9 @@ def _finished_earlier(path: Path, identity: JobIdentity, cfg: DictConfig, multir
     """The ok record already at `path` when resume finds it this job's (the job is skipped), else None.
 
     Any other ok record there is kept: moved aside with `set_aside=true`, else the job fails here,
-    before its own record exists, so nothing writes over the earlier one. A failed, skipped or
-    unusable record is not kept: the job's own replaces it."""
-    earlier = _ok_record(path, bool(cfg.get("resume")))
+    before its own record exists, so nothing writes over the earlier one. A failed or skipped record
+    is replaced by the job's own; anything unusable in the record's place is moved aside (`_ok_record`)."""
+    earlier = _ok_record(path)
     if earlier is None:
         return None
     same = JobIdentity.of(earlier.config) == identity
@@ -278,14 +281,26 @@ def _finished_earlier(path: Path, identity: JobIdentity, cfg: DictConfig, multir
     raise Kept(line)
 
 
-def _ok_record(path: Path, resume: bool) -> Optional[Record]:
-    if not path.exists():
+def _ok_record(path: Path) -> Optional[Record]:
+    """The ok record at `path`, else None. Whatever else stands there that is not a usable record (a
+    file that does not read as one, a folder) is moved aside before the job runs, never written over:
+    it may be the only copy of a result that a tool or a hand broke (one line says where it went). A
+    failed or skipped record is the job's own to replace. Raises Kept where it cannot be moved."""
+    if not os.path.lexists(path):
         return None
     try:
+        if not path.is_file():
+            raise BadResult("not a file")
         earlier = Record.read(path)
     except BadResult as e:
-        if resume:
-            log.warning("resume: %s is not usable (%s); running the job again", path, e)
+        try:
+            dest = set_aside(path.parent.parent, [path])
+        except OSError as err:
+            line = f"{path} is not a usable record ({e}) and could not be moved aside: {one_line(err)}"
+            log.error("job: FAILED: %s", line)
+            raise Kept(line) from None
+        log.warning("%s is not a usable record (%s): moved to %s; running the job", path, e,
+                    dest / path.parent.name / path.name)
         return None
     return earlier if earlier.status == "ok" else None
 

@@ -39,9 +39,9 @@ from typing import Any, Optional
 from hydra.experimental.callback import Callback
 from omegaconf import OmegaConf
 
-from ppo_bench.launch import claim, launching
+from ppo_bench.launch import claim, history, launching
 from ppo_bench.record import locks
-from ppo_bench.record.folder import JOB_NOTES, LOCK, MULTIRUN, RESULT, SET_ASIDE, SUMMARY, set_aside
+from ppo_bench.record.folder import COMMANDS, JOB_NOTES, LOCK, MULTIRUN, RESULT, SET_ASIDE, SUMMARY, set_aside
 
 log = logging.getLogger(__name__)
 
@@ -162,10 +162,14 @@ def collect_sweep(sweep_dir: Path) -> bool:
     return True
 
 
-def clear_earlier(sweep_dir: Path, resume: bool, set_aside_: bool) -> None:
+def clear_earlier(sweep_dir: Path, resume: bool, set_aside_: bool, config: Optional[Any] = None) -> None:
     """Before any job runs: refuse a folder that holds results (SweepRefused), unless resume keeps
-    them (each job decides on its own record: `runner`) or set_aside moves them out of the way."""
+    them (each job decides on its own record: `runner`) or set_aside moves them out of the way; refuse a
+    resume whose overrides name jobs the folder's sweep never had (`history.foreign`)."""
     if resume:
+        line = history.foreign(sweep_dir, config) if config is not None else None
+        if line is not None:
+            raise SweepRefused(line)
         return
     found = sorted(p.parent for p in sweep_dir.glob(f"*/{RESULT}"))  # one level: set_aside/ is not searched
     if not found:
@@ -175,7 +179,7 @@ def clear_earlier(sweep_dir: Path, resume: bool, set_aside_: bool) -> None:
         raise SweepRefused(
             f"hydra.sweep.dir={sweep_dir} holds {held}: resume=true to finish it (finished jobs are kept), "
             f"or set_aside=true to move them to {sweep_dir / SET_ASIDE}/<time>/ and run every job again")
-    extra = [p for p in (sweep_dir / SUMMARY, sweep_dir / MULTIRUN, sweep_dir / JOB_NOTES) if p.exists()]
+    extra = [p for p in (sweep_dir / n for n in (SUMMARY, MULTIRUN, JOB_NOTES, COMMANDS)) if p.exists()]
     try:
         dest = set_aside(sweep_dir, found + extra)
     except OSError as e:
@@ -185,16 +189,21 @@ def clear_earlier(sweep_dir: Path, resume: bool, set_aside_: bool) -> None:
 
 
 class _Sweep:
-    def __init__(self, sweep_dir: Path, collect: bool, resume: bool = False, set_aside_: bool = False):
-        self.dir, self.collect, self.lock = sweep_dir, collect, take_lock(sweep_dir)
+    def __init__(self, sweep_dir: Path, config: Any):
+        self.dir, self.collect, self.lock = sweep_dir, bool(config.get("collect", True)), take_lock(sweep_dir)
         self.done = False
         try:  # under the lock: no other sweep writes results while they are counted or moved
-            clear_earlier(sweep_dir, resume, set_aside_)
+            clear_earlier(sweep_dir, bool(config.get("resume", False)), bool(config.get("set_aside", False)), config)
+            history.note(sweep_dir, config)  # before Hydra writes its multirun.yaml over the last command's
+        except OSError as e:
+            release_lock(self.lock)
+            raise SweepRefused(f"hydra.sweep.dir={sweep_dir}: cannot write there: {type(e).__name__}: "
+                               f"{e.strerror or e}") from None
         except BaseException:
             release_lock(self.lock)
             raise
         launching.begin(sweep_dir)  # after the move: this sweep's job notes begin here
-        if collect:  # imported now: at exit (the summary after Ctrl-C) pandas' import fails to register its
+        if self.collect:  # imported now: at exit (the summary after Ctrl-C) pandas' import fails to register its
             from ppo_bench import collect as _  # noqa: F401  thread pool's exit hook, and the summary with it
 
     def finish(self) -> None:
@@ -217,8 +226,7 @@ class SweepCallback(Callback):
     sweep: Optional[_Sweep] = None
 
     def on_multirun_start(self, config: Any, **kwargs: Any) -> None:
-        self.sweep = _Sweep(claim.fresh_sweep_dir(config), bool(config.get("collect", True)),
-                            bool(config.get("resume", False)), bool(config.get("set_aside", False)))
+        self.sweep = _Sweep(claim.fresh_sweep_dir(config), config)
         atexit.register(self.sweep.finish)
 
     def on_multirun_end(self, config: Any, **kwargs: Any) -> None:
