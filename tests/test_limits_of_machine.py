@@ -11,7 +11,7 @@ import pytest
 
 from conftest import compose_config
 from ppo_bench.job import child, parent
-from ppo_bench.env import memory
+from ppo_bench.config import memory
 from ppo_bench import registry
 from ppo_bench.config.schema import NotApplicable, validate, warnings_for
 from ppo_bench.registry import BACKENDS

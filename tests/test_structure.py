@@ -37,10 +37,11 @@ def absolute(module: str, node: ast.ImportFrom) -> str:
     return ".".join(parent + ([node.module] if node.module else []))
 
 
-def imports(name: str) -> set[str]:
-    """The ppo_bench modules a module imports at its top level or inside functions."""
+def imports(name: str, tree: ast.AST | None = None) -> set[str]:
+    """The ppo_bench modules a module imports at its top level or inside functions (`tree`: its source
+    parsed, where not the file's)."""
     found = set()
-    for node in ast.walk(TREES[name]):
+    for node in ast.walk(TREES[name] if tree is None else tree):
         if isinstance(node, ast.ImportFrom):
             base = absolute(name, node)
             # `from . import x` names modules; `from .m import x` names m (or m.x where x is a module)
@@ -65,6 +66,47 @@ def test_there_is_no_import_circle():
 
     for m in graph:
         visit(m, [m])
+
+
+def layer_order() -> list[str]:
+    """The layers, highest first, as docs/code-map.md says them."""
+    text = (PACKAGE.parent / "docs" / "code-map.md").read_text()
+    said = re.search(r"The layers, highest first: (.+?)\.\s", text, re.S)
+    assert said, "docs/code-map.md does not say the layers' order"
+    return re.findall(r"`(\w+)`", said.group(1))
+
+
+def upward(graph: dict[str, set[str]]) -> list[str]:
+    """The imports from a layer to a higher one (a sub-package of ppo_bench is a layer; a module beside
+    them, such as the registry, is imported by any and imports none)."""
+    order = layer_order()
+    layer = lambda m: m.split(".")[1] if m.count(".") and m.split(".")[1] in order else None  # noqa: E731
+    bad = []
+    for module, targets in graph.items():
+        for target in sorted(targets):
+            if layer(module) is None and module != "ppo_bench" and layer(target) is not None:
+                bad.append(f"{module} (beside the layers) -> {target}")
+            elif layer(module) and layer(target) and order.index(layer(target)) < order.index(layer(module)):
+                bad.append(f"{module} ({layer(module)}) -> {target} ({layer(target)}, higher)")
+    return bad
+
+
+def test_the_code_map_orders_every_layer():
+    packages = {m.split(".")[1] for m, p in MODULES.items() if m.count(".") == 1 and p.name == "__init__.py"}
+    assert sorted(layer_order()) == sorted(packages)
+
+
+def test_every_import_points_down_the_layers():
+    assert upward({m: imports(m) for m in MODULES}) == []
+
+
+@pytest.mark.parametrize("module, line", [("ppo_bench.config.schema", "from ppo_bench.launch import cli"),
+                                          ("ppo_bench.env.backends", "from ppo_bench.job.parent import run"),
+                                          ("ppo_bench.registry", "import ppo_bench.record.parts")])
+def test_the_layer_rule_rejects_a_planted_upward_import(module, line):
+    planted = {m: imports(m) for m in MODULES}
+    planted[module] = imports(module, ast.parse(MODULES[module].read_text() + "\n" + line + "\n"))
+    assert [b for b in upward(planted) if b.startswith(module)] != []
 
 
 def reachable(name: str) -> set[str]:

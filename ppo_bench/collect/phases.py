@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ppo_bench.loop.phases import PHASES
+from ppo_bench.record.parts import PHASES
 from .common import csv_of, md_table, sort_modes
 from .load import Collection
 

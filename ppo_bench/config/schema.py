@@ -27,7 +27,7 @@ from hydra.core.config_store import ConfigStore
 from omegaconf import MISSING
 
 from ppo_bench.config.checks import NotApplicable, at_least, check_batches, finite, one_of, positive, shown
-from ppo_bench.env import memory
+from ppo_bench.config import memory
 from ppo_bench.registry import ALGOS, BACKENDS, MODES, NETWORKS, RUNTIMES, Registry
 
 DEVICES = ("auto", "cuda", "cpu")

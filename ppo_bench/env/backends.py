@@ -86,7 +86,7 @@ from typing import Any, Protocol
 import numpy as np
 from gymnasium.spaces import Box, Discrete
 
-from ppo_bench.launch import placement
+from ppo_bench.config import placed
 from ppo_bench.config.checks import check_batches
 from ppo_bench.registry import BACKENDS
 
@@ -134,7 +134,7 @@ def num_threads(env_cfg: Any, groups: int = 1) -> int:
     if env_cfg.num_threads:
         return env_cfg.num_threads
     threads = min(env_cfg.num_envs, 16)
-    if placement.current() is not None:  # the node launcher's slot: no more threads than its cores
+    if placed.current() is not None:  # the node launcher's slot: no more threads than its cores
         threads = min(threads, len(os.sched_getaffinity(0)))
     if groups > 1:
         threads = min(threads, max(1, len(os.sched_getaffinity(0)) - 1))

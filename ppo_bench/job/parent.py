@@ -43,7 +43,7 @@ from ppo_bench.config.keys import unknown_key_message, unknown_keys
 from ppo_bench.config.schema import NotApplicable, validate, warnings_for
 from ppo_bench.job import CHILD
 from ppo_bench.job.isolation import ChildJob, Stage, start_server, stop_server
-from ppo_bench.launch import placement
+from ppo_bench.config import placed
 from ppo_bench.record import provenance
 from ppo_bench.record.folder import RESULT, SET_ASIDE, set_aside
 from ppo_bench.record.identity import JobIdentity
@@ -152,9 +152,9 @@ def run(cfg: DictConfig, output_dir: Optional[Path] = None) -> dict:
     if earlier is not None:
         return earlier.to_json()
     started, started_mono = time.time(), time.monotonic()
-    placed = placement.current()  # the node launcher's slot; None under the others
+    where = placed.current()  # the node launcher's slot; None under the others
     record = Record.new(identity, job.overrides, JobFolder(num=job.num, output_dir=str(job.output_dir)), started,
-                        None if placed is None else Placement.from_json(placed, "placement"))
+                        None if where is None else Placement.from_json(where, "placement"))
     child = None
     try:
         with stops_raise():  # a stop held since the job began (a launcher's stops_held) is raised here

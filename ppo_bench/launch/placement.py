@@ -12,7 +12,7 @@ tell which processes run jobs (`holders`). The job's process then pins itself (`
 anything touches CUDA or an emulator: os.sched_setaffinity to the slot's cores, which its child
 (the measurement), the emulator threads of ale-py and envpool and gymnasium's worker processes
 inherit; CUDA_VISIBLE_DEVICES to the slot's GPU (empty on a CPU slot); and the placement itself,
-as JSON in PPO_BENCH_PLACEMENT, which the runner records and `backends.num_threads` reads (the
+as JSON in PPO_BENCH_PLACEMENT (`config.placed`), which the runner records and `backends.num_threads` reads (the
 emulator threads default to at most the slot's cores). The child is forked from a server that
 is restarted when this process's environment changes (isolation), so it sees all three. ALE's
 own `thread_affinity_offset` is not used: the process's mask already keeps the threads on the
@@ -31,9 +31,10 @@ import subprocess
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Iterator, Optional
+from typing import Any, Iterator
 
-ENV = "PPO_BENCH_PLACEMENT"
+from ppo_bench.config.placed import ENV
+
 SLOTS = ".slots"  # in the sweep folder: a file per slot, locked by the job that holds it
 POLL_S = 0.2
 _last_slot: list[int] = []  # the slot this process held last: claimed first again (its fork server keeps)
@@ -170,8 +171,3 @@ def place(where: dict) -> None:
     os.environ["CUDA_VISIBLE_DEVICES"] = where["gpu"] or ""
     os.environ[ENV] = json.dumps(where)
 
-
-def current() -> Optional[dict]:
-    """The placement of the job this process runs (None: not placed, as under the basic launcher)."""
-    text = os.environ.get(ENV)
-    return json.loads(text) if text else None

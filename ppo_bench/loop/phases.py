@@ -28,9 +28,8 @@ import time
 from typing import Any
 
 from ppo_bench.loop.observers import Observer
+from ppo_bench.record.parts import PHASES
 
-PHASES = ("emulators", "upload", "inference", "action_download", "stores", "observe", "update")
-"""The phases a driver and the loop tell, in the order a profile lists them."""
 
 
 class PhaseClock(Observer):

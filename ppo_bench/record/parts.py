@@ -215,6 +215,11 @@ class Inference(Part):
     compile_s: Optional[float] = UNSET
 
 
+PHASES = ("emulators", "upload", "inference", "action_download", "stores", "observe", "update")
+"""The phases a driver and the loop tell (loop.phases), in the order a profile lists them: named here,
+where the loop that clocks them and the collector that tables them both read them."""
+
+
 @dataclass(kw_only=True)
 class Phases(Part):
     """The profiled repetition's milliseconds per loop step by phase (loop.phases.PhaseClock.report)."""

@@ -6,7 +6,7 @@ ended the job. The need is num_envs times the backend's measured memory per env
 (`registry.Backend.memory_mib`, measured by bench/emulator_memory.py); what there is, MemAvailable
 of /proc/meminfo (the kernel's estimate of what can be allocated without swapping). Jobs of the node
 launcher run side by side and share it: each gets an equal share, the memory available when it is
-checked divided by the node's slots (`placement`; on a node whose other slots already hold jobs that
+checked divided by the node's slots (`placed`; on a node whose other slots already hold jobs that
 is stricter than it needs to be, never looser). Where the memory is unknown, nothing is refused.
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ppo_bench.launch import placement
+from ppo_bench.config import placed
 
 MEMINFO = "/proc/meminfo"
 MIB = 2 ** 20
@@ -35,7 +35,7 @@ def available(meminfo: str = MEMINFO) -> Optional[int]:
 
 def machine() -> tuple[Optional[int], int]:
     """What this job's check reads: (MemAvailable in bytes or None, the node launcher's slots or 1)."""
-    where = placement.current()
+    where = placed.current()
     return available(), int(where["slots"]) if where else 1
 
 
