@@ -5,6 +5,7 @@ from __future__ import annotations
 import compileall
 import importlib
 import importlib.util
+import json
 import os
 import subprocess
 import sys
@@ -75,6 +76,24 @@ def test_a_quick_cpu_job_writes_a_valid_result(tmp_path):
     assert 0 < sched["loop_cpu_s"] <= min(sched["cpu_s"], sched["wall_s"] * 1.01)
     assert 0 <= sched["loop_waited_s"] <= sched["waited_s"] and 0 <= sched["steal_share"] <= 1
     assert not list(tmp_path.glob(".result.json.*")), "the temporary file of the atomic write was left behind"
+
+
+def test_the_job_log_prints_the_interval_the_table_prints(tmp_path):
+    """A spread wider than the mean read `7 env_steps/s ± 8` in the log, where the table prints the
+    interval on the log reps: both print the same cell now."""
+    from ppo_bench.collect import collect
+    from ppo_bench.job.parent import summarise_record
+
+    (tmp_path / "job").mkdir()
+    record = run_job(tmp_path / "job", "schedule.reps=3")
+    steps = record["throughput"]["env_steps_per_rep"]
+    record["throughput"].update(reps=[2.0, 14.0, 5.0], seconds=[steps / 2, steps / 14, steps / 5], mean=7.0)
+    record["throughput"]["ci95"] = float(sps.t.ppf(0.975, 2) * np.std([2, 14, 5], ddof=1) / np.sqrt(3))
+    (tmp_path / "job" / "result.json").write_text(json.dumps(record))
+    line = summarise_record(record)
+    assert ": 7.00 [0.46, 58.30] env_steps/s over 3 reps" in line and "±" not in line, line
+    collect([tmp_path / "job"], out_dir=tmp_path / "summary")
+    assert "7.00 [0.46, 58.30]" in (tmp_path / "summary" / "table.md").read_text()
 
 
 ALE_RESET_DROP_ATTEMPTS = 3

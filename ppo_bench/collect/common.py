@@ -106,6 +106,9 @@ def machine_warning(a, b) -> Optional[str]:
     return "; ".join(why) or None
 
 
+decimals = stats.decimals  # the tables' and the job log's decimals, said once
+
+
 def marks(lo: float, hi: float, about_one: bool = True) -> str:
     """What a ratio's interval does not say, as table.md marks it after the interval: " (?)" where it
     contains 1 (`about_one`: a ratio read against 1, as a speed-up is, not an efficiency), " (wide)" where
@@ -129,10 +132,6 @@ def ratio_cell(x: float, lo: float, hi: float, mark: bool = True) -> str:
     if x is None or pd.isna(x):
         return ""
     return f"{x:.2f}x" if pd.isna(lo) else f"{x:.2f}x [{lo:.2f}, {hi:.2f}]" + (marks(lo, hi) if mark else "")
-
-
-def decimals(x: float) -> int:
-    return 0 if x >= 100 else 1 if x >= 10 else 2  # keep a slow job's interval visible
 
 
 def csv_of(table: pd.DataFrame, path: Path) -> list[Path]:

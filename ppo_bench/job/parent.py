@@ -44,7 +44,7 @@ from ppo_bench.config.schema import NotApplicable, validate, warnings_for
 from ppo_bench.job import CHILD
 from ppo_bench.job.isolation import ChildJob, Stage, start_server, stop_server
 from ppo_bench.config import placed
-from ppo_bench.record import provenance
+from ppo_bench.record import provenance, stats
 from ppo_bench.record.folder import RESULT, SET_ASIDE, set_aside
 from ppo_bench.record.identity import JobIdentity
 from ppo_bench.record.parts import UNIT, JobFolder, Placement, utc_iso
@@ -358,13 +358,14 @@ def summarise_record(record: Record | dict) -> str:
     if record.status != "ok":
         return f"{head}: FAILED: {record.error}"
     thr = record.measured.throughput
-    ci = "no interval" if thr.ci95 is None else f"± {thr.ci95:.0f}"
     learning = record.measured.learning
     if learning:
         ret = learning.final_return_mean
         ret = "no episode finished" if ret is None else f"return {ret:.1f} (last {learning.window})"
         return f"{head}: {thr.mean:.0f} {UNIT} over {learning.total_env_steps} env steps, {ret}"
-    line = f"{head}: {thr.mean:.0f} {UNIT} {ci} over {len(thr.reps)} reps"
+    s = stats.summary(thr.reps)  # the interval the tables print: on the log reps, never below zero
+    line = f"{head}: {stats.interval_text(thr.mean, s['lo'], s['hi'])} {UNIT} over {len(thr.reps)} reps"
+    line += "" if s["lo"] is not None else " (no interval)"
     probe = record.measured.interleaved
     if probe and probe.reps:
         ratios = [a / b for a, b in zip(thr.reps, probe.reps)]

@@ -52,6 +52,18 @@ def log_interval(values: Sequence[float], level: float = LEVEL) -> tuple[Optiona
     return math.exp(mid - half), math.exp(mid + half)
 
 
+def decimals(x: float) -> int:
+    """Decimals a throughput is shown with: fewer for larger figures, enough to keep a slow job's
+    interval visible."""
+    return 0 if x >= 100 else 1 if x >= 10 else 2
+
+
+def interval_text(mean: float, lo: Optional[float], hi: Optional[float]) -> str:
+    """A mean and its interval as the tables print them (`summary`'s log interval): 591 [497, 700]."""
+    d = decimals(mean)
+    return f"{mean:.{d}f}" if lo is None or hi is None else f"{mean:.{d}f} [{lo:.{d}f}, {hi:.{d}f}]"
+
+
 def summary(values: Sequence[float]) -> dict:
     """mean, ci95 (t half-width or None), lo and hi (`log_interval`, hi reaching the mean where skew puts
     it above), median, cv (sample std / mean), n."""
