@@ -67,3 +67,22 @@ def test_help_names_the_collector_and_the_main_job(help_text):
     assert "python -m ppo_bench.collect outputs/multirun/<date>" in help_text
     assert "python run.py -m +preset=quick" in help_text
     assert "powered by Hydra" not in help_text
+
+
+def test_help_says_when_each_learning_preset_stops(help_text):
+    presets = {p.stem: yaml.safe_load(p.read_text()) for p in (CONF / "preset").glob("*.yaml")}
+    learning = {name: cfg["schedule"] for name, cfg in presets.items() if "max_seconds" in cfg.get("schedule", {})}
+    assert {"learn", "learn_fast"} <= set(learning)
+    section = _section(help_text, "Presets")
+    for name, schedule in learning.items():
+        line = re.search(rf"^\s+\+preset={name}\s+(.*(?:\n\s{{20,}}\S.*)*)", section, re.M).group(1)
+        assert f"{schedule['max_seconds'] // 60} minutes" in line, f"{name}: {line}"
+        assert f"{schedule['total_env_steps'] // 1_000_000}M env steps" in line, f"{name}: {line}"
+        if schedule.get("stop_at_target"):
+            assert f"stops at +{schedule['target_return']}" in line, f"{name}: {line}"
+
+
+def test_help_names_only_files_a_clone_has_and_the_reference_workload(help_text):
+    named = set(re.findall(r"[\w./-]+\.(?:md|yaml|py)\b", help_text))
+    assert "docs/reference-workload.md" in named, help_text
+    assert all((ROOT / n).is_file() for n in named), named
