@@ -34,10 +34,11 @@ import itertools
 import logging
 import os
 import socket
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, ClassVar, Optional
 
 from hydra.experimental.callback import Callback
 from omegaconf import OmegaConf
@@ -122,8 +123,16 @@ def take_lock(sweep_dir: Path) -> Path:
 
 
 def release_lock(path: Path) -> None:
-    if _holder(path) == (os.getpid(), socket.gethostname()):
+    """Remove the lock this process holds. Where its folder no longer lets it (read-only, immutable), one
+    line says that it is left and how it goes: a later sweep on this host takes over a lock whose process
+    is gone (take_lock); elsewhere it is deleted by hand."""
+    if _holder(path) != (os.getpid(), socket.gethostname()):
+        return
+    try:
         path.unlink(missing_ok=True)
+    except OSError as e:
+        print(f"{path} is left ({type(e).__name__}: {e.strerror or e}): a later sweep on this host takes it over; "
+              f"elsewhere delete it once {path.parent} can be written again", file=sys.stderr)
 
 
 def _holder(path: Path) -> Optional[tuple[int, str]]:
@@ -269,10 +278,14 @@ class SweepCallback(Callback):
     """Lock the sweep folder at start; collect it and unlock at the end, however the sweep ends."""
 
     sweep: Optional[_Sweep] = None
+    running: ClassVar[Optional[_Sweep]] = None
+    """This process's sweep: where Hydra skips on_multirun_end, the command line finishes it before its
+    own last line (cli), rather than leave it to atexit, whose lines would come after."""
 
     def on_multirun_start(self, config: Any, **kwargs: Any) -> None:
-        self.sweep = _Sweep(Path(config.hydra.sweep.dir), bool(config.get("collect", True)),
-                            bool(config.get("resume", False)), bool(config.get("set_aside", False)))
+        self.sweep = SweepCallback.running = _Sweep(
+            Path(config.hydra.sweep.dir), bool(config.get("collect", True)), bool(config.get("resume", False)),
+            bool(config.get("set_aside", False)))
         atexit.register(self.sweep.finish)
 
     def on_multirun_end(self, config: Any, **kwargs: Any) -> None:
