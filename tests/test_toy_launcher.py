@@ -45,6 +45,8 @@ def fresh(monkeypatch):
     """launching's state as in a new process."""
     monkeypatch.setattr(launching, "LOCAL", launching.Tally())
     monkeypatch.setattr(launching, "SWEEP", None)
+    monkeypatch.setattr(launching, "UNWRITTEN", [])
+    monkeypatch.setattr(launching, "NOTES_ERROR", None)
 
 
 def test_a_job_is_noted_as_it_starts_and_ends_and_the_sweep_counts_its_own_notes(tmp_path, fresh):
@@ -91,16 +93,21 @@ def test_a_single_run_is_counted_in_its_process_and_writes_no_notes(tmp_path, fr
     assert launching.tally() == launching.Tally(jobs=1, failed=1) and not (tmp_path / JOB_NOTES).exists()
 
 
-def test_a_failure_whose_end_cannot_be_noted_is_raised_to_hydra(tmp_path, fresh, capsys):
+def test_notes_that_cannot_be_written_stop_the_sweep_and_the_job_is_still_counted(tmp_path, fresh, capsys):
     sweep_dir = tmp_path / "sweep"
     sweep_dir.mkdir()
-    with launching.noted(hydra_of(sweep_dir, "ok")):  # an ok job returns whether or not it is noted
-        shutil.rmtree(sweep_dir)
-    failure = ValueError("the job failed")
-    with pytest.raises(ValueError) as raised, launching.noted(hydra_of(sweep_dir, "bad")) as outcome:
-        outcome.fail(failure)
-    assert raised.value is failure  # Hydra marks the job failed and ends the sweep with it: never uncounted
-    assert f"job bad: cannot note it in {sweep_dir / JOB_NOTES}" in capsys.readouterr().err
+    launching.begin(sweep_dir)
+    with pytest.raises(launching.NotesUnwritable) as raised, launching.noted(hydra_of(sweep_dir, "bad")) as outcome:
+        shutil.rmtree(sweep_dir)  # the folder gone: its end cannot be noted
+        outcome.fail(ValueError("the job failed"))
+    assert str(raised.value) == (f"the sweep stops: its job notes {sweep_dir / JOB_NOTES} cannot be written "
+                                 "(FileNotFoundError: No such file or directory), so no later job could be counted; "
+                                 "none runs")
+    assert launching.tally() == launching.Tally(jobs=1, failed=1)  # counted from what could not be written
+    with pytest.raises(launching.NotesUnwritable), launching.noted(hydra_of(sweep_dir, "next")):
+        raise AssertionError("a job ran whose start could not be noted")
+    assert launching.tally() == launching.Tally(jobs=1, failed=1)  # it did not run: not counted
+    assert capsys.readouterr().err == ""  # the sweep's process says it, once (cli)
 
 
 def test_unreadable_notes_leave_the_count_unknown(tmp_path, fresh):

@@ -48,7 +48,7 @@ from ppo_bench.record import provenance, stats
 from ppo_bench.record.folder import RESULT, SET_ASIDE, set_aside
 from ppo_bench.record.identity import JobIdentity
 from ppo_bench.record.parts import UNIT, JobFolder, Placement, utc_iso
-from ppo_bench.record.results import BadResult, Record
+from ppo_bench.record.results import BadResult, Record, check_writable
 from ppo_bench.record.typed import UNSET
 from ppo_bench.signals import one_line, signals_deferred, stops_raise
 
@@ -151,6 +151,12 @@ def run(cfg: DictConfig, output_dir: Optional[Path] = None) -> dict:
     earlier = _finished_earlier(path, identity, cfg, job.multirun)
     if earlier is not None:
         return earlier.to_json()
+    try:  # a folder that cannot take the record fails the job before it builds anything
+        check_writable(path)
+    except OSError as e:
+        line = f"its folder {job.output_dir} cannot be written ({one_line(e)}); no record"
+        print(f"{_head(Record(**identity.fields()))}: FAILED: {line}", file=sys.stderr)  # its log is in that folder
+        raise JobFailed(line) from None
     started, started_mono = time.time(), time.monotonic()
     where = placed.current()  # the node launcher's slot; None under the others
     record = Record.new(identity, job.overrides, JobFolder(num=job.num, output_dir=str(job.output_dir)), started,

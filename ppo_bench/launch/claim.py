@@ -23,6 +23,7 @@ from __future__ import annotations
 import atexit
 import logging
 import re
+import sys
 from pathlib import Path
 from typing import Any, Optional
 
@@ -125,6 +126,11 @@ class RunCallback(Callback):
         self.release()
 
     def release(self) -> None:
-        if self.lock is not None:
-            locks.release(self.lock)
-            self.lock = None
+        if self.lock is None:
+            return
+        lock, self.lock = self.lock, None
+        try:
+            locks.release(lock)
+        except OSError as e:  # the folder turned read-only: a later run takes over a lock whose process is gone
+            print(f"{lock} is left ({type(e).__name__}: {e.strerror or e}); a later run into {lock.parent} takes it "
+                  "over", file=sys.stderr)

@@ -13,21 +13,27 @@ config or the task function, and exits 0 or 1 without regard to the jobs. Here:
   its lock; the exit status is 130, 143 or 129. One line says what was stopped: the
   jobs in progress and how many failed before, no job (between jobs), or the summary
   (sweep.collect_sweep: the summary is written all or nothing, so the previous one is kept);
-- a sweep folder that cannot be written is one line; a job folder that Hydra cannot
-  make or write (read-only, a file in its place) fails that job, in one line, and the
-  sweep goes on (launching.run_job), as does a single run's, alone;
+- a sweep folder that cannot be written, at the sweep's start (its lock, Hydra's multirun.yaml),
+  is one line; a job folder that cannot be made or written (read-only, full, a file in its
+  place: Hydra's copies, or the job's own check before it builds anything) fails that job,
+  in one line, and the sweep goes on (launching.run_job), as does a single run's, alone; where
+  the sweep's own job notes can no longer be written, it stops, in one line (NotesUnwritable),
+  and still summarises, releases its lock (or says in one line why not) and counts;
+- a job's log file that cannot be written is one line, once, and the job goes on (JobLog);
 - the exit status is non-zero when a job failed or the summary could not be made, and a
   sweep's last line then says how many of its jobs failed.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import logging
 import os
 import signal
 import sys
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Optional
 
 from hydra.core.hydra_config import HydraConfig
 from hydra.errors import HydraException, MissingConfigException
@@ -54,6 +60,43 @@ def job(cfg: DictConfig) -> None:
             run(cfg)
         except JobFailed as e:
             outcome.fail(e, kept=str(e) if isinstance(e, Kept) else None)
+
+
+class JobLog(logging.FileHandler):
+    """The job's log file (Hydra's job_logging `file` handler: conf/config.yaml). Where it cannot be
+    written (the folder full or read-only), one line says so and the job goes on: the log repeats the
+    terminal's lines, and the record, which the job is for, fails the job where it cannot be written.
+    logging's own report was a traceback for each later line. The file is opened with its first line,
+    so that one that cannot be made is said the same way (Hydra's made it first: a job failed for it)."""
+
+    def __init__(self, filename: str, mode: str = "a", encoding: Optional[str] = None, delay: bool = True,
+                 errors: Optional[str] = None) -> None:
+        super().__init__(filename, mode, encoding, delay=True, errors=errors)
+        self.lost = False
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if self.lost:
+            return
+        try:
+            super().emit(record)  # a write that fails comes back through handleError
+        except OSError as e:  # the file could not be opened
+            self._lose(e)
+
+    def handleError(self, record: logging.LogRecord) -> None:
+        error = sys.exc_info()[1]
+        if isinstance(error, OSError):
+            self._lose(error)
+        else:
+            super().handleError(record)
+
+    def _lose(self, error: OSError) -> None:
+        self.lost = True
+        stream, self.stream = self.stream, None
+        with contextlib.suppress(OSError):  # what it still holds cannot be written either
+            if stream is not None:
+                stream.close()
+        print(f"{self.baseFilename}: the job's log cannot be written ({launching.os_error_line(error)}); "
+              "its lines from here on are on the terminal only", file=sys.stderr)
 
 
 def note_signals() -> None:
@@ -110,6 +153,12 @@ def main(hydra_main: Callable[[], None]) -> int:
         sweep.OUTCOME.refused = True  # a launcher's refusal comes after the summary was registered
         print(e, file=sys.stderr)
         return 1
+    except launching.NotesUnwritable as e:  # the sweep stopped: said, then summarised, then counted
+        print(e, file=sys.stderr)
+        if sweep.SweepCallback.running is not None:
+            sweep.SweepCallback.running.finish()
+        print(failed_line(launching.tally()), file=sys.stderr)
+        return 1
     except HydraException as e:
         if full_error:
             raise
@@ -117,10 +166,17 @@ def main(hydra_main: Callable[[], None]) -> int:
         return 1
     except Exception as e:
         error = launching.os_error_of(e)
-        if not full_error and error is not None and launching.SWEEP is None and not launching.LOCAL.jobs:
-            # Hydra could not make or write a single run's folder; its logging may be half set up: to stderr
-            print(f"job: FAILED: its folder {launching.folder_failure(error)}", file=sys.stderr)
-            return 1
+        if not full_error and error is not None and not launching.LOCAL.jobs:
+            # Hydra could not make or write a single run's folder, or a sweep's own file before any job
+            # (multirun.yaml); its logging may be half set up: to stderr
+            if launching.SWEEP is None:
+                print(f"job: FAILED: its folder {launching.folder_failure(error)}", file=sys.stderr)
+                return 1
+            if not launching.tally().jobs:
+                sweep.OUTCOME.refused = True  # nothing to summarise
+                print(f"hydra.sweep.dir={launching.SWEEP.sweep_dir}: cannot write there: "
+                      f"{launching.os_error_line(error)}", file=sys.stderr)
+                return 1
         if full_error or not isinstance(e, ValueError) or not _hydra_s_own(e):
             raise
         print(one_line(e).removeprefix("ValueError: "), file=sys.stderr)  # Hydra's word on its command line

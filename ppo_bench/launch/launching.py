@@ -13,11 +13,13 @@ over `job_config` and `run_job` (tests/toy_launcher.py is one).
   that holds a job whose task function raised, with that job's traceback; so the task function
   returns, its end note says that the job failed, and the sweep's process counts this sweep's notes
   (`tally`): also those of jobs that ran in other processes or on other nodes, so the exit status and
-  the last line say how many failed under every launcher. A failure that cannot be noted is raised
-  to Hydra instead, which then ends the sweep with it: it is never left uncounted.
+  the last line say how many failed under every launcher. Where the notes cannot be written (the
+  folder full or read-only), the sweep stops (NotesUnwritable): it could count no later job, each of
+  which would fail too; the notes this process could not write are still counted (UNWRITTEN).
 - Folder guard: Hydra's `run_job` makes the job's folder, its log file and its .hydra/ copies before
   it calls the task function, and an OSError there ended the whole sweep with a traceback. `run_job`
-  here calls Hydra's and makes such a job fail alone, in one line, noted; the next one runs.
+  here calls Hydra's and makes such a job fail alone, in one line, noted; the next one runs (a folder
+  that takes those but no record fails in the job's check, before it builds anything: job.parent).
 - Signals: the basic launcher's job runs in the sweep's process, which the signal reaches. Where jobs
   run in processes of their own, `forwarding` (the sweep's process) sends Ctrl-C, SIGTERM and SIGHUP
   on to the jobs in progress, which record that they were stopped, and waits for them before the sweep
@@ -46,6 +48,7 @@ from typing import Any, Callable, Hashable, Iterable, Iterator, Optional, Sequen
 
 from hydra.core.utils import JobReturn, JobStatus, configure_log, filter_overrides, setup_globals
 from hydra.core.utils import run_job as hydra_run_job
+from hydra.errors import CompactHydraException
 from hydra.types import HydraContext, RunMode, TaskFunction
 from omegaconf import DictConfig, open_dict
 
@@ -83,13 +86,14 @@ class Notes:
     start: int = 0
 
     def last(self) -> dict[str, dict]:
-        """Each job this sweep noted, by its last line; OSError where the notes cannot be read."""
+        """Each job this sweep noted, by its last line, with those this process could not write (UNWRITTEN);
+        OSError where the notes cannot be read."""
         try:
             with open(self.sweep_dir / JOB_NOTES, "rb") as f:
                 f.seek(self.start)
                 lines = f.read().decode(errors="replace").splitlines()
         except FileNotFoundError:
-            return {}
+            lines = []
         last: dict[str, dict] = {}
         for line in lines:
             try:
@@ -97,6 +101,7 @@ class Notes:
                 last[str(entry["job"])] = entry
             except (ValueError, KeyError, TypeError):
                 continue  # not a job's line (the collector says so)
+        last.update((entry["job"], entry) for entry in UNWRITTEN)
         return last
 
     def tally(self) -> Tally:
@@ -136,20 +141,35 @@ def tally() -> Tally:
     return SWEEP.tally() if SWEEP is not None else LOCAL
 
 
+class NotesUnwritable(CompactHydraException):
+    """The sweep's job notes cannot be written: the sweep stops (see the module doc). Its message is the
+    one line that says so (cli prints it, then the count)."""
+
+
+UNWRITTEN: list[dict] = []
+"""The notes this process could not write, counted as if written (Notes.last)."""
+NOTES_ERROR: Optional[str] = None
+"""Why the notes could not be written, as the line that stops the sweep (`note_job`), once one could not."""
+
+
 def note_job(sweep_dir: Path, name: str, **entry: Any) -> bool:
     """Append a line to `<sweep dir>/.jobs.jsonl`: the job's folder name and `entry` (its overrides and where
     it runs as it starts; `ended`, and `failed`, `stopped` or `kept` as it ends; empty fields left out). One write with O_APPEND, so that jobs
-    side by side never mix their lines. A line that cannot be written is said on stderr; False then."""
-    line = json.dumps({"job": name, **{k: v for k, v in entry.items() if v}}) + "\n"
+    side by side never mix their lines. A line that cannot be written is kept in UNWRITTEN and NOTES_ERROR
+    says why (the caller stops the sweep); False then."""
+    global NOTES_ERROR
+    note = {"job": name, **{k: v for k, v in entry.items() if v}}
     try:
         fd = os.open(sweep_dir / JOB_NOTES, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
         try:
-            os.write(fd, line.encode())
+            os.write(fd, (json.dumps(note) + "\n").encode())
         finally:
             os.close(fd)
     except OSError as e:
-        print(f"job {name}: cannot note it in {sweep_dir / JOB_NOTES} ({e.strerror or e}); a summary will not "
-              "count it if it leaves no record", file=sys.stderr)
+        UNWRITTEN.append(note)
+        NOTES_ERROR = NOTES_ERROR or (f"the sweep stops: its job notes {sweep_dir / JOB_NOTES} cannot be written "
+                                      f"({type(e).__name__}: {e.strerror or e}), so no later job could be counted; "
+                                      "none runs")
         return False
     return True
 
@@ -172,8 +192,10 @@ def noted(hydra: Any) -> Iterator[Outcome]:
     where = None
     if hydra.mode == RunMode.MULTIRUN:
         where = Path(str(hydra.sweep.dir)), Path(str(hydra.runtime.output_dir)).name
-        note_job(*where, overrides=list(hydra.overrides.task), host=socket.gethostname(), pid=os.getpid(),
-                 slurm_job=os.environ.get("SLURM_JOB_ID"))  # where it runs, for `send_on`
+        if not note_job(*where, overrides=list(hydra.overrides.task), host=socket.gethostname(), pid=os.getpid(),
+                        slurm_job=os.environ.get("SLURM_JOB_ID")):  # where it runs, for `send_on`
+            UNWRITTEN.pop()  # the job does not run, and is not counted
+            raise NotesUnwritable(NOTES_ERROR)
     outcome = Outcome()
     LOCAL.jobs += 1
     try:
@@ -186,10 +208,8 @@ def noted(hydra: Any) -> Iterator[Outcome]:
             note_job(*where, ended=True, stopped=stopped, failed=not stopped)
         raise
     LOCAL.failed += outcome.failed is not None
-    if where is not None:
-        written = note_job(*where, ended=True, failed=outcome.failed is not None, kept=outcome.kept)
-        if not written and outcome.failed is not None:
-            raise outcome.failed
+    if where is not None and not note_job(*where, ended=True, failed=outcome.failed is not None, kept=outcome.kept):
+        raise NotesUnwritable(NOTES_ERROR)  # under a launcher that does not run jobs through run_job, too
 
 
 # --- one job of a sweep, its folder guarded -----------------------------------------------------------
@@ -206,9 +226,11 @@ def in_turn(launcher: Any, job_overrides: Sequence[Sequence[str]], initial_job_i
     runs = []
     for idx, overrides in enumerate(job_overrides, initial_job_idx):
         log.info("\t#%d : %s", idx, " ".join(filter_overrides(overrides)))
-        with stoppable():
-            runs.append(run_job(context, launcher.task_function, job_config(context, config, overrides, idx, idx)))
-        configure_log(config.hydra.hydra_logging, config.hydra.verbose)  # the job's own logging set it up anew
+        try:
+            with stoppable():
+                runs.append(run_job(context, launcher.task_function, job_config(context, config, overrides, idx, idx)))
+        finally:  # the job's own logging set it up anew (its log file too, where the sweep stops)
+            configure_log(config.hydra.hydra_logging, config.hydra.verbose)
     return runs
 
 
@@ -228,10 +250,11 @@ def run_job(hydra_context: HydraContext, task_function: TaskFunction, config: Di
 
     Such a job has no record (its folder is what failed): one line on stderr, its notes, and a return
     that Hydra reads as done, as it reads every failed job here (the notes count it). An exception of
-    the task function never reaches this (Hydra's run_job keeps it in the job's return)."""
+    the task function never reaches this (Hydra's run_job keeps it in the job's return). Where the job's
+    notes could not be written, this raises NotesUnwritable: the sweep stops (see the module doc)."""
     try:
-        return hydra_run_job(hydra_context=hydra_context, task_function=task_function, config=config,
-                             job_dir_key="hydra.sweep.dir", job_subdir_key="hydra.sweep.subdir")
+        ran = hydra_run_job(hydra_context=hydra_context, task_function=task_function, config=config,
+                            job_dir_key="hydra.sweep.dir", job_subdir_key="hydra.sweep.subdir")
     except Exception as e:
         cause = os_error_of(e)
         if cause is None:
@@ -241,15 +264,24 @@ def run_job(hydra_context: HydraContext, task_function: TaskFunction, config: Di
         overrides = list(config.hydra.overrides.task)
         # Hydra's logging may be half set up here: straight to stderr
         print(f"job {','.join(overrides)}: FAILED: its folder {folder} {folder_failure(cause)}", file=sys.stderr)
-        if not (note_job(sweep_dir, name, overrides=overrides) and note_job(sweep_dir, name, ended=True, failed=True)):
-            raise
-        return JobReturn(overrides=overrides, status=JobStatus.COMPLETED)
+        if note_job(sweep_dir, name, overrides=overrides):
+            note_job(sweep_dir, name, ended=True, failed=True)
+        else:  # counted as it ended (UNWRITTEN)
+            UNWRITTEN[-1].update(ended=True, failed=True)
+        ran = JobReturn(overrides=overrides, status=JobStatus.COMPLETED)
+    if NOTES_ERROR is not None:
+        raise NotesUnwritable(NOTES_ERROR)
+    return ran
 
 
 def folder_failure(e: OSError) -> str:
     """The end of the line of a job whose folder cannot be written."""
-    where = f": {e.filename}" if e.filename else ""
-    return f"cannot be written ({type(e).__name__}: {e.strerror or e}{where}); no record"
+    return f"cannot be written ({os_error_line(e)}); no record"
+
+
+def os_error_line(e: OSError) -> str:
+    """`Type: what went wrong: the file`, the file where the error names one."""
+    return f"{type(e).__name__}: {e.strerror or e}" + (f": {e.filename}" if e.filename else "")
 
 
 def os_error_of(e: Optional[BaseException]) -> Optional[OSError]:

@@ -32,9 +32,10 @@ from __future__ import annotations
 import atexit
 import hashlib
 import logging
+import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, ClassVar, Optional
 
 from hydra.experimental.callback import Callback
 from omegaconf import OmegaConf
@@ -108,7 +109,14 @@ def take_lock(sweep_dir: Path) -> Path:
 
 
 def release_lock(path: Path) -> None:
-    locks.release(path)
+    """Remove the lock this process holds. Where its folder no longer lets it (read-only, immutable), one
+    line says that it is left and how it goes: a later sweep on this host takes over a lock whose process
+    is gone (take_lock); elsewhere it is deleted by hand."""
+    try:
+        locks.release(path)
+    except OSError as e:
+        print(f"{path} is left ({type(e).__name__}: {e.strerror or e}): a later sweep on this host takes it over; "
+              f"elsewhere delete it once {path.parent} can be written again", file=sys.stderr)
 
 
 @dataclass
@@ -130,7 +138,6 @@ def collect_sweep(sweep_dir: Path) -> bool:
     further: from an atexit callback (the summary of a sweep stopped earlier) it printed "Exception
     ignored" and a traceback, and after the last job it read as a job stopped; the command's exit
     status still says the signal (cli.main)."""
-    import sys
 
     from ppo_bench.collect import collect
     from ppo_bench.collect.report import MANIFEST
@@ -224,9 +231,12 @@ class SweepCallback(Callback):
     """Lock the sweep folder at start; collect it and unlock at the end, however the sweep ends."""
 
     sweep: Optional[_Sweep] = None
+    running: ClassVar[Optional[_Sweep]] = None
+    """This process's sweep: where Hydra skips on_multirun_end, the command line finishes it before its
+    own last line (cli), rather than leave it to atexit, whose lines would come after."""
 
     def on_multirun_start(self, config: Any, **kwargs: Any) -> None:
-        self.sweep = _Sweep(claim.fresh_sweep_dir(config), config)
+        self.sweep = SweepCallback.running = _Sweep(claim.fresh_sweep_dir(config), config)
         atexit.register(self.sweep.finish)
 
     def on_multirun_end(self, config: Any, **kwargs: Any) -> None:

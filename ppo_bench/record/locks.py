@@ -81,6 +81,6 @@ def take(path: Path) -> Optional[Holder]:
 
 
 def release(path: Path) -> None:
-    """Remove the lock at `path` if this process holds it."""
+    """Remove the lock at `path` if this process holds it (OSError where its folder no longer lets it)."""
     if holder(path) == Holder.me():
         path.unlink(missing_ok=True)

@@ -201,6 +201,20 @@ def _nulled(value: Any) -> Any:
     return value
 
 
+def check_writable(path: Path) -> None:
+    """Raise the OSError that a record's write to `path` would meet where its folder cannot take one
+    (read-only, full, a file in its place), so that a job fails before it spends minutes on what it
+    could not keep: a block of bytes written to a temporary file beside it, which is then removed.
+    Cheap, and no promise: a disk can still fill before the record is written."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        os.write(fd, bytes(4096))
+    finally:
+        os.close(fd)
+        os.unlink(tmp)
+
+
 def write_atomic(path: Path, record: dict) -> None:
     """Write a record's JSON to `path` through a temporary file and a rename.
 

@@ -10,6 +10,8 @@ that its n-th and later calls, counted in that process, do `action`:
     kill         die of SIGKILL (as by the OOM killer)
     sigint       send this process SIGINT (as Ctrl-C), then call it as usual if that did not stop it
     return=JSON  return the JSON value instead of calling it
+    hold=R,W     write a byte to file descriptor W (the moment has come), read one from R (or its end: the
+                 test has acted), then call it as usual: a test acts at a moment of the run, not after a delay
     repeat-env   (a vector env's recv) at the n-th call only, the batch's info["env_id"] holds its
                  first env twice: ale-py 0.12.1's fault on a CPU-starved machine
 
@@ -58,6 +60,11 @@ def _patch(module, path: str, nth: str, action: str) -> None:
             os.kill(os.getpid(), signal.SIGKILL)
         if action == "sigint":  # delivered before kill() returns: its handler runs right here
             os.kill(os.getpid(), signal.SIGINT)
+            return original(*args, **kwargs)
+        if action.startswith("hold="):
+            go, reached = (int(fd) for fd in action[len("hold="):].split(","))
+            os.write(reached, b".")
+            os.read(go, 1)
             return original(*args, **kwargs)
         if action.startswith("return="):
             return json.loads(action[len("return="):])
