@@ -5,8 +5,15 @@
 Every `**/result.json` under the paths is read (never written), also inside a sweep packed as a
 compressed archive (`python -m ppo_bench.collect sweep.tar.gz`; .tar.gz, .tgz or .tar.xz, given or met
 in a folder), read in memory, never extracted, by the same rules as a folder (see sources); its summary
-goes where its folder's would, `<archive's name without .tar.gz>/summary`. What may be
-compared or merged is decided by the configs, not by where the files lie:
+goes where its folder's would, `<archive's name without .tar.gz>/summary`. An archive is read whole or
+not at all: one damaged (cut short, a wrong checksum, a damaged header) stops the collection before
+anything is written, in one line naming it, what is wrong and how many result files were read before
+the damage, since those tabled alone would read as the whole sweep. A file given by its path is a
+result file when it is named result.json (one that cannot be read is listed as unusable, as in its
+folder) or reads as a record under another name; any other file (a stray notes.json given by mistake)
+stops the collection in one line before anything is written, so that the sweep's own summary is not
+replaced by one of "1 unusable". What may be compared or merged is decided by the configs, not by where
+the files lie:
 
 - Results whose configs differ in anything but the mode subtree, `env.num_envs`,
   `round`, `schedule.profile` and `schedule.interleave` (which only add a repetition
