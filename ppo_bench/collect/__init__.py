@@ -53,7 +53,8 @@ the files lie:
   unusable files (each with its reason: "empty file", "not valid JSON:
   truncated", "permission denied", "a folder, not a file", a figure that
   disagrees with the record's own others...), unreadable folders and missing
-  paths are also said on stderr and make the exit status 1. Only `set_aside/` folders are
+  paths are also said on stderr and make the exit status 1; jobs with no record make
+  it 3, and the last line says how many (cli.EXIT_STATUS). Only `set_aside/` folders are
   passed over: they hold an earlier sweep's results that `set_aside=true` moved out of this
   one's way (collect such a folder by its own path).
 
