@@ -10,6 +10,14 @@ main() is the command line around it; its exit status (EXIT_STATUS, shown by --h
 collection ended. The status is the command line's alone: the end of a sweep calls collect(), and the
 sweep's status is its own (launch: from its jobs' notes), so a job without a record does not make its
 collection fail.
+
+A stop (Ctrl-C, SIGTERM, SIGHUP) is one line and its status wherever it lands: the summary is written
+all or nothing (report), so the line says that the previous one is kept, that none was written, or,
+where the stop came as the new one was swapped in, that it is whole. The command line's process holds
+stops back from its first import (the package's __init__) until main takes them (signals.stops_noted),
+and again once main has its outcome, so none lands where no line can be said. One that Python
+discards (raised in a finalizer: a weakref callback of its import system, say) cannot stop the
+collection where it came; main raises it as the collection ends, and the line says what was written.
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ import sys
 from pathlib import Path
 from typing import Optional
 
+from ppo_bench.signals import Terminated, exit_status, stopped_by, stops_noted
 from . import integrity, report
 from .load import CollectError, Collection
 from .sources import is_archive, unpacked_name
@@ -34,6 +43,7 @@ EXIT_STATUS = """exit status:
   2    the command line itself is wrong
   3    the summary was written, but jobs have no record (killed, still running, or their record could
        not be written): its last line says how many, table.md names them (1 wins where both apply)
+  130  stopped by Ctrl-C (143: SIGTERM, 129: SIGHUP): one line says whether the previous summary is kept
 """
 UNRECORDED = "(killed, still running, or their record could not be written; listed in table.md)"
 
@@ -101,7 +111,8 @@ def status(c: Collection) -> int:
 
 
 def main(argv: Optional[list[str]] = None) -> int:
-    """The command line: the collection, its last line and its exit status (EXIT_STATUS)."""
+    """The command line: the collection, its last line and its exit status (EXIT_STATUS). Its own
+    process takes stops only inside (`stops_noted`): by then it knows what the out dir holds."""
     parser = argparse.ArgumentParser(prog="ppo-bench-collect", description=__doc__.split("\n\n")[0],
                                      epilog=EXIT_STATUS, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("paths", nargs="+", type=Path,
@@ -110,9 +121,34 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--baseline", type=Path, help="earlier summary dir (table.csv) or dir of results")
     parser.add_argument("--no-plot", action="store_true", help="skip throughput.png")
     args = parser.parse_args(argv)
+    out = out_for(args.paths, args.out)
+    before = _manifest(out)
     try:
-        c = collect(args.paths, args.out, args.baseline, plot=not args.no_plot)
+        with stops_noted() as noted:
+            c = collect(args.paths, args.out, args.baseline, plot=not args.no_plot)
+            if noted:  # a stop Python discarded where it came (a finalizer): the collection ran on
+                raise noted[0]
+        return status(c)
     except CollectError as e:
         print(f"{PROG}: {e}", file=sys.stderr)
         return 1
-    return status(c)
+    except (KeyboardInterrupt, Terminated) as e:
+        print(f"{PROG}: {_stopped(e, out, before)}", file=sys.stderr)
+        return exit_status(e)
+
+
+def _stopped(stop: BaseException, out: Optional[Path], before: Optional[tuple]) -> str:
+    """What a stop left: the new summary whole (its manifest is another file now), the previous one, or none."""
+    if out is not None and _manifest(out) != before:
+        return f"stopped by {stopped_by(stop)} as the summary was written: {out} is whole"
+    kept = f"; the previous summary in {out} is kept" if before is not None else ""
+    return f"stopped by {stopped_by(stop)}: {'nothing' if kept else 'no summary'} was written{kept}"
+
+
+def _manifest(out: Optional[Path]) -> Optional[tuple]:
+    """The out dir's manifest as a file (inode, mtime), which every summary written replaces; None without."""
+    try:
+        st = (out / report.MANIFEST).stat()
+    except (OSError, TypeError):
+        return None
+    return st.st_ino, st.st_mtime_ns
