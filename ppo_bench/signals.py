@@ -1,7 +1,8 @@
 """How the sweep's process, a job as it begins and a job's child treat Ctrl-C, SIGTERM and SIGHUP (a
 job's stop is held until its runner can record it; see isolation: the parent alone decides, the child
-ignores Ctrl-C), how a job's fork server ends with its parent, and
-the one-line form a record's error takes."""
+ignores Ctrl-C), and the collector's command line (held back until it can say what a stop stopped,
+and noted where Python discards one: `block_stops`, `stops_noted`), how a job's fork server ends with
+its parent, and the one-line form a record's error takes."""
 
 from __future__ import annotations
 
@@ -48,6 +49,16 @@ def heeded(signums: Iterable[int]) -> list[int]:
     handler is set here: Ctrl-C in a shell's background job, SIGHUP under nohup (a sweep started
     with `nohup ... &` runs on when its terminal closes)."""
     return [s for s in signums if signal.getsignal(s) is not signal.SIG_IGN]
+
+
+def stopped_by(stop: BaseException) -> str:
+    """A stop as a line names it: "Ctrl-C" for KeyboardInterrupt, else the signal's name (Terminated's)."""
+    return "Ctrl-C" if isinstance(stop, KeyboardInterrupt) else str(stop)
+
+
+def exit_status(stop: BaseException) -> int:
+    """The exit status of a process that a stop ended, as a shell gives one killed by it: 130, 143, 129."""
+    return 128 + (signal.SIGINT if isinstance(stop, KeyboardInterrupt) else stop.signum)
 
 
 def raise_on_sigterm() -> None:
@@ -146,6 +157,49 @@ def stops_raise() -> Iterator[None]:
         for signum in heeded(STOPS if _held is not None else HANDLED):
             handlers.enter_context(_handled(signum, _raise_stop))
         yield
+
+
+def block_stops() -> None:
+    """Ctrl-C, SIGTERM and SIGHUP held back from now on (blocked: each arrives when let through, by
+    `stops_noted`), in a process that will take them only once it can say what they stopped."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, set(STOPS))
+
+
+@contextmanager
+def stops_noted() -> Iterator[list[BaseException]]:
+    """Ctrl-C, SIGTERM and SIGHUP raise their stop (KeyboardInterrupt, Terminated), let through where they
+    were held back (`block_stops`: one that came meanwhile is raised as this is entered), and each is
+    noted in the list yielded; as this ends, all is as before (held back again, where it was).
+
+    Python discards an exception raised inside a finalizer (a __del__, a weakref callback: its import
+    system runs one as each module's lock goes) and prints it with a traceback, then goes on: a stop
+    that came there printed "Exception ignored ... KeyboardInterrupt" and the process ran to its end.
+    Here its traceback is not printed, and the list still holds it, for the caller to raise where it
+    can. An ignored signal stays ignored (`heeded`); off the main thread this yields an empty list."""
+    if threading.current_thread() is not threading.main_thread():
+        yield []
+        return
+    noted: list[BaseException] = []
+    previous = sys.unraisablehook
+
+    def note(signum: int, frame: Any) -> None:
+        noted.append(stop_of(signum))
+        raise noted[-1]
+
+    def quiet(unraisable: Any) -> None:
+        if not isinstance(unraisable.exc_value, (KeyboardInterrupt, Terminated)):
+            previous(unraisable)
+
+    sys.unraisablehook = quiet
+    try:
+        with ExitStack() as handlers:
+            for signum in heeded(STOPS):
+                handlers.enter_context(_handled(signum, note))
+            held = signal.pthread_sigmask(signal.SIG_UNBLOCK, set(STOPS))
+            handlers.callback(signal.pthread_sigmask, signal.SIG_SETMASK, held)  # undone first
+            yield noted
+    finally:
+        sys.unraisablehook = previous
 
 
 @contextmanager

@@ -515,7 +515,7 @@ def test_main_exit_codes(tmp_path, capsys):
     write(tmp_path / "bad", "f", mode="step", status="failed", error="ValueError: x")
     assert main([str(tmp_path / "bad"), "--no-plot"]) == 1
     captured = capsys.readouterr()
-    assert "nothing usable: 1 failed jobs, 0 skipped, 0 unusable files, 0 jobs without a record" in captured.err
+    assert "nothing usable: 1 failed jobs, 0 skipped, 0 unusable files, 0 jobs with no record" in captured.err
     assert "ValueError: x" in (tmp_path / "bad" / "summary" / "table.md").read_text()
     write(tmp_path / "ok", "s", mode="step", reps=[100.0, 100.0])
     assert main([str(tmp_path / "ok"), "--out", str(tmp_path / "o"), "--no-plot"]) == 0

@@ -7,9 +7,14 @@ extracted to disk; a folder and an archive can be collected together.
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
+import lzma
+import random
+import re
 import tarfile
+import zlib
 from datetime import timedelta
 
 import pytest
@@ -79,9 +84,9 @@ def test_an_archive_collects_to_the_same_table_as_its_folder(tmp_path, suffix, m
 
 def test_an_archive_s_summary_goes_where_its_folder_s_would(tmp_path, capsys):
     archive = pack(sweep(tmp_path / "runs"), tmp_path / "sweep.tar.gz")
-    assert main([str(archive), "--no-plot"]) == 0
+    assert main([str(archive), "--no-plot"]) == 3  # two of its jobs have no record
     assert (tmp_path / "sweep" / "summary" / "table.csv").is_file()
-    assert capsys.readouterr().err == f"wrote {tmp_path / 'sweep' / 'summary'}\n"
+    assert capsys.readouterr().err.startswith(f"wrote {tmp_path / 'sweep' / 'summary'}; 2 of 10 jobs with no record")
 
 
 def test_a_folder_and_its_archive_together_count_each_measurement_once(tmp_path):
@@ -105,20 +110,77 @@ def test_an_unusable_member_is_named_with_its_reason_and_the_others_tabled(tmp_p
     assert "| 8 | " in (tmp_path / "out" / "table.md").read_text()
 
 
-def test_a_damaged_archive_is_said_in_one_line_and_what_it_held_before_the_damage_is_kept(tmp_path, capsys):
-    archive = pack(sweep(tmp_path / "runs"), tmp_path / "sweep.tar.gz")
-    whole = archive.read_bytes()
-    archive.write_bytes(whole[: len(whole) * 2 // 3])
-    assert main([str(archive), "--out", str(tmp_path / "out"), "--no-plot"]) == 1
+def _damaged(folder, tmp_path, how):
+    """The sweep packed, then damaged for real at a known place; the result files read before it (the first
+    job's run.log lies between, longer than a decompressor reads ahead)."""
+    (sorted(folder.glob("*/result.json"))[0].parent / "run.log").write_bytes(random.Random(0).randbytes(300_000))
+    plain = pack(folder, tmp_path / "plain.tar", "w").read_bytes()
+    with tarfile.open(tmp_path / "plain.tar") as tar:
+        at = [m for m in tar.getmembers() if m.name.endswith("result.json")][1].offset  # one result before it
+    if how == "a header in the middle":  # a tar header overwritten, the gzip stream itself whole
+        return gzip.compress(plain[:at] + b"\xff" * 512 + plain[at + 512:]), 1, f"no tar header at byte {at}"
+    if how == "bytes flipped in the middle":  # the compressed stream, from where the second result begins
+        z = zlib.compressobj(9, zlib.DEFLATED, 31)  # gzip framing
+        head, tail = z.compress(plain[:at]) + z.flush(zlib.Z_FULL_FLUSH), z.compress(plain[at:]) + z.flush()
+        return head + bytes(b ^ 0x5A for b in tail[:64]) + tail[64:], 1, "Error -3 while decompressing data: "
+    whole = gzip.compress(plain)
+    if how == "its CRC altered":  # gzip's trailer: CRC-32 then the length, 4 bytes each
+        return whole[:-8] + bytes(b ^ 0xFF for b in whole[-8:-4]) + whole[-4:], 8, "CRC check failed"
+    if how == "its length altered":
+        return whole[:-4] + bytes(b ^ 0xFF for b in whole[-4:]), 8, "Incorrect length"
+    if how == "cut short":
+        return whole[: len(whole) * 2 // 3], None, "cut short"
+    xz = lzma.compress(plain, format=lzma.FORMAT_XZ)
+    return xz[: len(xz) // 2] + bytes([xz[len(xz) // 2] ^ 0xFF]) + xz[len(xz) // 2 + 1:], None, "Corrupt input data"
+
+
+DAMAGE = ["a header in the middle", "bytes flipped in the middle", "its CRC altered", "its length altered",
+          "cut short", "xz bytes flipped"]
+
+
+@pytest.mark.parametrize("how", DAMAGE)
+def test_a_damaged_archive_is_named_in_one_line_and_never_tabled_as_the_whole(tmp_path, capsys, how):
+    """Records read before the damage are not written as if they were the sweep: one line naming the archive,
+    what is wrong and how many result files were read before it; nothing written, the previous summary kept."""
+    from test_summary_atomic import snapshot
+
+    folder = sweep(tmp_path / "runs")
+    data, read, what = _damaged(folder, tmp_path, how)
+    archive = tmp_path / ("sweep.tar.xz" if how.startswith("xz") else "sweep.tar.gz")
+    archive.write_bytes(data)
+    out = tmp_path / "out"
+    collect([folder], out_dir=out, plot=False)  # an earlier summary where this one goes
+    before = snapshot(out)
+    capsys.readouterr()
+    assert main([str(archive), "--out", str(out), "--no-plot"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and snapshot(out) == before
+    [line] = captured.err.splitlines()
+    found = re.fullmatch(rf"ppo_bench\.collect: {re.escape(str(archive))}: damaged archive \((.+)\): "
+                         r"(\d+) result files? read before the damage; nothing was written", line)
+    assert found and what in found[1] and (read is None or int(found[2]) == read), line
+
+
+def test_a_damaged_archive_in_a_folder_or_as_a_baseline_stops_the_collection(tmp_path, capsys):
+    folder = sweep(tmp_path / "runs")
+    whole = pack(folder, tmp_path / "sweep.tar.gz").read_bytes()
+    (tmp_path / "sweep.tar.gz").write_bytes(whole[:-8] + bytes(b ^ 0xFF for b in whole[-8:-4]) + whole[-4:])
+    assert main([str(tmp_path), "--no-plot"]) == 1  # met in a folder: the folder's summary would miss it
+    assert not (tmp_path / "summary").exists()
+    assert main([str(folder), "--baseline", str(tmp_path / "sweep.tar.gz"), "--no-plot"]) == 1
+    assert not (folder / "summary").exists()
     err = capsys.readouterr().err.splitlines()
-    assert [line for line in err if line.startswith(f"ppo_bench.collect: {archive}: ")] == [
-        f"ppo_bench.collect: {archive}: not a readable archive: cut short"], err
-    assert not any("Traceback" in line for line in err)
+    assert len(err) == 2 and all(line.startswith(f"ppo_bench.collect: {tmp_path / 'sweep.tar.gz'}: damaged archive (")
+                                 for line in err), err
+
+
+def test_a_file_named_like_an_archive_that_is_none_is_refused_in_one_line(tmp_path, capsys):
     not_an_archive = tmp_path / "other.tar.gz"
     not_an_archive.write_bytes(b"plain text, no archive")
-    assert main([str(not_an_archive), "--out", str(tmp_path / "out2"), "--no-plot"]) == 1
-    assert capsys.readouterr().err.splitlines()[0] == (
-        f"ppo_bench.collect: {not_an_archive}: not a readable archive: not a .tar.gz, .tgz, .tar.xz file")
+    assert main([str(not_an_archive), "--out", str(tmp_path / "out"), "--no-plot"]) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        f"ppo_bench.collect: {not_an_archive}: not a .tar.gz, .tgz or .tar.xz archive; nothing was written"]
+    assert not (tmp_path / "out").exists()
 
 
 def test_an_archive_of_a_sweep_packed_from_inside_reads_the_same(tmp_path):

@@ -200,8 +200,12 @@ def test_every_job_the_sweep_launched_is_counted_and_those_without_a_record_name
           started("mode=env_only"), ended("mode=env_only"),  # its folder or the disk refused it: nothing on disk
           started(again.name),  # killed, then resumed: it ended the second time, with its record
           started("mode=async"), started(again.name), ended(again.name))
-    assert main([str(tmp_path), "--no-plot"]) == 0  # the jobs' outcome, not unusable input
-    md = capsys.readouterr().out
+    assert main([str(tmp_path), "--no-plot"]) == 3  # jobs lost: said by the status, unlike a failed job's record
+    captured = capsys.readouterr()
+    assert captured.err.splitlines() == [
+        f"wrote {tmp_path / 'summary'}; 2 of 4 jobs with no record (killed, still running, or their record could "
+        "not be written; listed in table.md)"]
+    md = captured.out
     assert "**Jobs: 4**: 2 ok, 2 with no record\n" in md
     assert (f"**No record (jobs without result.json)**\n\n"
             f"- {tmp_path / 'mode=async'}: killed, or still running\n"

@@ -165,7 +165,7 @@ def test_pairs_of_failed_jobs_are_written_when_no_job_finished(tmp_path, capsys)
     c = collect([tmp_path], plot=False)
     assert not c.ok and list(rows(c, "pooled")["pairs"]) == [2]
     assert (c.out_dir / "interleaved.csv").exists() and TITLE in (c.out_dir / "table.md").read_text()
-    assert (f"no job finished: 1 failed jobs, 0 skipped, 0 unusable files, 0 jobs without a record; "
+    assert (f"no job finished: 1 failed jobs, 0 skipped, 0 unusable files, 0 jobs with no record; "
             f"wrote {c.out_dir} with what 1 of them finished before they failed") in capsys.readouterr().err
 
 

@@ -197,6 +197,7 @@ def test_each_name_is_written_in_its_registry_only():
 ALLOWED_STORES = {
     "torch.backends.cudnn.benchmark": "torch's documented switch for cuDNN's autotuner, which has no other API",
     "os.environ": "the process's environment, which os offers as a mapping to write (for the job's children)",
+    "sys.unraisablehook": "Python's documented hook for an exception it cannot raise (in a finalizer), set to be replaced",
 }
 
 

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import errno
 import os
+import signal
+import subprocess
+import sys
 
 import pytest
 
@@ -88,11 +91,26 @@ def test_a_folder_in_the_way_stops_it_before_anything_changes(tmp_path, earlier)
     assert snapshot(out) == before
 
 
-# ---------------------------------------------------------------- the sweep's own summary
+def test_a_staging_folder_whose_process_is_gone_is_removed_by_the_next_collection(tmp_path, capsys, earlier):
+    """Only a folder of a process that is gone: one whose writer lives (two collections at once) is kept."""
+    out, _ = earlier
+    ended = subprocess.Popen([sys.executable, "-c", ""])
+    ended.wait()  # reaped: its pid names no process now
+    left = out / f"{report.ASIDE}{ended.pid}-k1ll3d"
+    live = out / f"{report.ASIDE}{os.getpid()}-w0rk1ng"
+    for folder in (left, live):
+        (folder / "env.frameskip=4").mkdir(parents=True)
+        (folder / "table.csv").write_text("half written")
+    capsys.readouterr()
+    collect([tmp_path], plot=False)
+    assert not left.exists() and (live / "table.csv").read_text() == "half written"
+    assert capsys.readouterr().err.splitlines()[0] == (
+        f"ppo_bench.collect: removed {left.name} from {out}: the staging folder of a collection killed while it wrote")
+    collect([tmp_path], plot=False)
+    assert "removed" not in capsys.readouterr().err and live.exists()
 
-import signal  # noqa: E402
-import subprocess  # noqa: E402
-import sys  # noqa: E402
+
+# ---------------------------------------------------------------- the sweep's own summary
 
 from conftest import ROOT, fault_env  # noqa: E402
 from ppo_bench.launch import sweep  # noqa: E402

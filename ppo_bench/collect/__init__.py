@@ -5,8 +5,15 @@
 Every `**/result.json` under the paths is read (never written), also inside a sweep packed as a
 compressed archive (`python -m ppo_bench.collect sweep.tar.gz`; .tar.gz, .tgz or .tar.xz, given or met
 in a folder), read in memory, never extracted, by the same rules as a folder (see sources); its summary
-goes where its folder's would, `<archive's name without .tar.gz>/summary`. What may be
-compared or merged is decided by the configs, not by where the files lie:
+goes where its folder's would, `<archive's name without .tar.gz>/summary`. An archive is read whole or
+not at all: one damaged (cut short, a wrong checksum, a damaged header) stops the collection before
+anything is written, in one line naming it, what is wrong and how many result files were read before
+the damage, since those tabled alone would read as the whole sweep. A file given by its path is a
+result file when it is named result.json (one that cannot be read is listed as unusable, as in its
+folder) or reads as a record under another name; any other file (a stray notes.json given by mistake)
+stops the collection in one line before anything is written, so that the sweep's own summary is not
+replaced by one of "1 unusable". What may be compared or merged is decided by the configs, not by where
+the files lie:
 
 - Results whose configs differ in anything but the mode subtree, `env.num_envs`,
   `round`, `schedule.profile` and `schedule.interleave` (which only add a repetition
@@ -46,7 +53,8 @@ compared or merged is decided by the configs, not by where the files lie:
   unusable files (each with its reason: "empty file", "not valid JSON:
   truncated", "permission denied", "a folder, not a file", a figure that
   disagrees with the record's own others...), unreadable folders and missing
-  paths are also said on stderr and make the exit status 1. Only `set_aside/` folders are
+  paths are also said on stderr and make the exit status 1; jobs with no record make
+  it 3, and the last line says how many (cli.EXIT_STATUS). Only `set_aside/` folders are
   passed over: they hold an earlier sweep's results that `set_aside=true` moved out of this
   one's way (collect such a folder by its own path).
 
@@ -108,7 +116,11 @@ Every .json and .js it writes is strict JSON: a figure that is not finite is nul
 The out dir. A summary is written all or nothing: its files go first into a folder of their own
 inside the out dir (`.collect-*`), then are swapped in by renames with Ctrl-C and SIGTERM held back,
 so whatever stops a collection (Ctrl-C, a full disk, an error) leaves the previous summary as it
-was, and no half-written file or temporary folder. A collection never deletes a file it did not
+was, and no half-written file or temporary folder. Only a collection killed outright (SIGKILL) leaves
+its folder, `.collect-<pid>-*`: the next collection into that dir removes it, saying so in one line
+(under the out dir's lock, and only where that pid's process is gone). On the command line a stop is
+one line and exit status 130 (143 SIGTERM, 129 SIGHUP) wherever it lands, saying whether the previous
+summary is kept (see cli). A collection never deletes a file it did not
 write. It records what it wrote in the out dir's manifest, `.collect.json` (each file's path and
 sha256, and the folders it created); the next collection into that dir deletes
 exactly the files listed there that are still as written (a file changed since
@@ -139,7 +151,29 @@ out dir's lock, manifest and cleanup) and cli (collect() and main()). Mode,
 backend and runtime names and their order come from ppo_bench.registry, never from here.
 """
 
-from .cli import collect, main
-from .load import CollectError, Collection
+import sys
+from pathlib import Path
+
+from ppo_bench.signals import block_stops
+
+
+def _run_as_command() -> bool:
+    """Whether this process is the collector's command line: `python -m ppo_bench.collect` (while Python
+    locates the module, importing its package, sys.argv[0] is "-m"; sys.orig_argv names the module) or
+    the `ppo-bench-collect` script (sys.argv[0])."""
+    return sys.argv[0] == "-m" and __name__ in sys.orig_argv or Path(sys.argv[0]).name == "ppo-bench-collect"
+
+
+# Both import this package, and with it pandas (seconds on a loaded machine), before cli.main can take
+# a stop: a Ctrl-C then printed a traceback (also where it came in a weakref callback of the import
+# system, after which the collection ran on), and SIGTERM ended the process with no line. For them, and
+# only for them (a sweep imports the package too, with stops of its own), stops are held back until
+# main lets them through, inside its one-line handling (signals.stops_noted), and again once it has
+# its outcome: the process then only exits.
+if _run_as_command():
+    block_stops()
+
+from .cli import collect, main  # noqa: E402
+from .load import CollectError, Collection  # noqa: E402
 
 __all__ = ["Collection", "CollectError", "collect", "main"]

@@ -1,13 +1,23 @@
 """Collect result files into tables, chart arrays and a plot.
 
 collect() builds a collection (report: every section in order), prints its table.md and writes
-the out dir: it is what the command line and the end of a multirun (sweep.py) call.
-main() is the command line around it: a CollectError (an --out or --baseline it cannot
-use) becomes one line naming the path, exit 1; exit 0 only when something usable was
-collected, every path given exists, every folder under them could be read and every result file
-found could be used (each one that could not is one line on stderr with its reason, and listed in
-table.md; the usable ones are still tabled). Failed and skipped jobs, and job folders without a
-result, are the jobs' outcome, not unusable input: listed, exit 0.
+the out dir: it is what the command line and the end of a multirun (sweep.py) call. Its last line on
+stderr is the verdict: `wrote OUT`, and how many jobs have no record where some have none (in
+integrity's words). A CollectError (a path it cannot use: --out, --baseline, a damaged archive, a file
+given that is neither a result nor an archive) stops it before anything is written.
+
+main() is the command line around it; its exit status (EXIT_STATUS, shown by --help) says how the
+collection ended. The status is the command line's alone: the end of a sweep calls collect(), and the
+sweep's status is its own (launch: from its jobs' notes), so a job without a record does not make its
+collection fail.
+
+A stop (Ctrl-C, SIGTERM, SIGHUP) is one line and its status wherever it lands: the summary is written
+all or nothing (report), so the line says that the previous one is kept, that none was written, or,
+where the stop came as the new one was swapped in, that it is whole. The command line's process holds
+stops back from its first import (the package's __init__) until main takes them (signals.stops_noted),
+and again once main has its outcome, so none lands where no line can be said. One that Python
+discards (raised in a finalizer: a weakref callback of its import system, say) cannot stop the
+collection where it came; main raises it as the collection ends, and the line says what was written.
 """
 
 from __future__ import annotations
@@ -17,19 +27,33 @@ import sys
 from pathlib import Path
 from typing import Optional
 
-from . import report
+from ppo_bench.signals import Terminated, exit_status, stopped_by, stops_noted
+from . import integrity, report
 from .load import CollectError, Collection
 from .sources import is_archive, unpacked_name
 
 PROG = "ppo_bench.collect"
+EXIT_STATUS = """exit status:
+  0    the summary was written from everything given: every result file usable, every job with a
+       record (ok, failed or skipped: a failed job's record and error are in table.md)
+  1    something given could not be used: a path that does not exist, a folder that could not be read,
+       an unusable result file or note (one line each, with its reason; the rest is tabled), nothing
+       usable; or nothing was written: a damaged archive, a file that is neither a result file nor an
+       archive, an --out or --baseline it cannot use (one line naming the path)
+  2    the command line itself is wrong
+  3    the summary was written, but jobs have no record (killed, still running, or their record could
+       not be written): its last line says how many, table.md names them (1 wins where both apply)
+  130  stopped by Ctrl-C (143: SIGTERM, 129: SIGHUP): one line says whether the previous summary is kept
+"""
+UNRECORDED = "(killed, still running, or their record could not be written; listed in table.md)"
 
 
 def collect(paths: list[Path], out_dir: Optional[Path] = None, baseline: Optional[Path] = None,
             plot: bool = True) -> Collection:
     """Collect, write table.csv/table.md (+ chart.json, chart.js, throughput.png per group), print the table.
 
-    Raises CollectError for a --baseline or an output dir it cannot use; a bad baseline stops
-    before anything is written.
+    Raises CollectError for a --baseline, an output dir, an archive or a file given that it cannot use;
+    each stops before anything is written.
     """
     paths = [Path(p) for p in paths]
     c = report.build(paths, baseline)
@@ -38,25 +62,34 @@ def collect(paths: list[Path], out_dir: Optional[Path] = None, baseline: Optiona
         print(f"{PROG}: {p}: no such file or directory", file=sys.stderr)
     for line in c.unreadable + [f"{b['path']}: {b['reason']}" for b in c.bad]:
         print(f"{PROG}: {line}", file=sys.stderr)
-    found = [p for p in paths if p.exists()]
-    if not (c.ok or c.failed or c.skipped or c.bad or c.no_result):
+    out = out_for(paths, out_dir)
+    if out is None or not (c.ok or c.failed or c.skipped or c.bad or c.no_result):
+        found = [p for p in paths if p.exists()]
         if found:
             print(f"no result files under {', '.join(map(str, found))}", file=sys.stderr)
         return c
-    c.out_dir = out = Path(out_dir) if out_dir is not None else default_out(found[0])
+    c.out_dir = out
     print(c.markdown, end="")
     try:
         report.write(c, out, plot)
     except OSError as e:
         raise CollectError(e.filename or out, e.strerror or e) from None
+    lost, jobs = len(integrity.unrecorded(c)), sum(n for n, _ in integrity.tally(c))
     if not c.ok:
         kept = f"; wrote {out} with what {len(c.stopped)} of them finished before they failed" if len(c.stopped) else ""
         print(f"{'no job finished' if kept else 'nothing usable'}: {len(c.failed)} failed jobs, "
-              f"{len(c.skipped)} skipped, {len(c.bad)} unusable files, {len(c.no_result)} jobs "
-              f"without a record{kept}", file=sys.stderr)
+              f"{len(c.skipped)} skipped, {len(c.bad)} unusable files, {lost} jobs {integrity.NO_RECORD}{kept}",
+              file=sys.stderr)
     else:
-        print(f"wrote {out}", file=sys.stderr)
+        print(f"wrote {out}" + (f"; {lost} of {jobs} jobs {integrity.NO_RECORD} {UNRECORDED}" if lost else ""),
+              file=sys.stderr)
     return c
+
+
+def out_for(paths: list[Path], out_dir: Optional[Path]) -> Optional[Path]:
+    """The out dir: --out, else the first existing path's default (`default_out`); None where none exists."""
+    found = [p for p in map(Path, paths) if p.exists()]
+    return Path(out_dir) if out_dir is not None else default_out(found[0]) if found else None
 
 
 def default_out(first: Path) -> Path:
@@ -70,17 +103,52 @@ def default_out(first: Path) -> Path:
     return first.parent / "summary"
 
 
+def status(c: Collection) -> int:
+    """The exit status of a collection that ended (EXIT_STATUS)."""
+    if not c.ok or c.missing or c.unreadable or c.bad:
+        return 1
+    return 3 if integrity.unrecorded(c) else 0
+
+
 def main(argv: Optional[list[str]] = None) -> int:
-    parser = argparse.ArgumentParser(prog="ppo-bench-collect", description=__doc__.split("\n\n")[0])
+    """The command line: the collection, its last line and its exit status (EXIT_STATUS). Its own
+    process takes stops only inside (`stops_noted`): by then it knows what the out dir holds."""
+    parser = argparse.ArgumentParser(prog="ppo-bench-collect", description=__doc__.split("\n\n")[0],
+                                     epilog=EXIT_STATUS, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("paths", nargs="+", type=Path,
                         help="result files, directories to search, or sweeps packed as .tar.gz, .tgz or .tar.xz")
     parser.add_argument("--out", type=Path, help="output dir (default: <first PATH>/summary)")
     parser.add_argument("--baseline", type=Path, help="earlier summary dir (table.csv) or dir of results")
     parser.add_argument("--no-plot", action="store_true", help="skip throughput.png")
     args = parser.parse_args(argv)
+    out = out_for(args.paths, args.out)
+    before = _manifest(out)
     try:
-        c = collect(args.paths, args.out, args.baseline, plot=not args.no_plot)
+        with stops_noted() as noted:
+            c = collect(args.paths, args.out, args.baseline, plot=not args.no_plot)
+            if noted:  # a stop Python discarded where it came (a finalizer): the collection ran on
+                raise noted[0]
+        return status(c)
     except CollectError as e:
         print(f"{PROG}: {e}", file=sys.stderr)
         return 1
-    return 0 if c.ok and not (c.missing or c.unreadable or c.bad) else 1
+    except (KeyboardInterrupt, Terminated) as e:
+        print(f"{PROG}: {_stopped(e, out, before)}", file=sys.stderr)
+        return exit_status(e)
+
+
+def _stopped(stop: BaseException, out: Optional[Path], before: Optional[tuple]) -> str:
+    """What a stop left: the new summary whole (its manifest is another file now), the previous one, or none."""
+    if out is not None and _manifest(out) != before:
+        return f"stopped by {stopped_by(stop)} as the summary was written: {out} is whole"
+    kept = f"; the previous summary in {out} is kept" if before is not None else ""
+    return f"stopped by {stopped_by(stop)}: {'nothing' if kept else 'no summary'} was written{kept}"
+
+
+def _manifest(out: Optional[Path]) -> Optional[tuple]:
+    """The out dir's manifest as a file (inode, mtime), which every summary written replaces; None without."""
+    try:
+        st = (out / report.MANIFEST).stat()
+    except (OSError, TypeError):
+        return None
+    return st.st_ino, st.st_mtime_ns

@@ -33,6 +33,7 @@ from .load import Collection, run_window, slot_cores
 from .sources import REFUSED
 
 CELLS_LISTED = 8  # mode x num_envs cells named on one warning line
+NO_RECORD = "with no record"  # jobs without result.json, in the count and in the command line's last line
 
 
 def build(c: Collection, records: list[tuple[Path, Record]]) -> None:
@@ -164,11 +165,23 @@ def count(c: Collection) -> str:
     (launched, as their sweep noted, or a job folder): a table of the ok ones alone read as if none
     had failed."""
     refused = len(_refused(c))
-    parts = [(len(c.jobs), "ok"), (len(c.failed), "failed"), (len(c.skipped), "skipped"),
-             (sum(Path(b["path"]).name != JOB_NOTES for b in c.bad), "unusable"),
-             (len(c.no_result) - refused, "with no record")]
+    parts = tally(c)
     line = f"**Jobs: {sum(n for n, _ in parts)}**: " + ", ".join(f"{n} {what}" for n, what in parts if n)
     return line + (f"; {refused} of them refused by this sweep (listed below)" if refused else "")
+
+
+def tally(c: Collection) -> list[tuple[int, str]]:
+    """Every job by outcome, as `count` words it; the last, those with no record (`unrecorded`)."""
+    return [(len(c.jobs), "ok"), (len(c.failed), "failed"), (len(c.skipped), "skipped"),
+            (sum(Path(b["path"]).name != JOB_NOTES for b in c.bad), "unusable"),
+            (len(unrecorded(c)), NO_RECORD)]
+
+
+def unrecorded(c: Collection) -> list[dict]:
+    """The jobs with no record: a job folder without result.json, or a job its sweep noted as launched
+    that left none (killed, still running, or its record could not be written); not one refused for
+    an earlier ok record, which its folder keeps."""
+    return [n for n in c.no_result if n not in _refused(c)]
 
 
 def _refused(c: Collection) -> list[dict]:
@@ -186,7 +199,7 @@ def markdown(c: Collection) -> list[str]:
         ("Failed jobs", [job(f) for f in c.failed]),
         ("Skipped jobs (the combination does not apply here; not failures)", [job(f) for f in c.skipped]),
         ("No record (jobs without result.json)",
-         [f"{n['path']}: {n['reason']}" for n in c.no_result if n not in _refused(c)]),
+         [f"{n['path']}: {n['reason']}" for n in unrecorded(c)]),
         ("Refused by this sweep (each folder keeps an earlier run's ok record, tabled as ok)",
          [f"{n['path']}: {n['reason']}" for n in _refused(c)]),
         ("Duplicates (the same measurement read twice; used once)",

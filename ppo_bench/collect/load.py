@@ -40,7 +40,7 @@ from ppo_bench.record.checks import why_unreadable
 from ppo_bench.record.identity import as_today, flatten, group_identity
 from ppo_bench.record.parts import Machine, Measured, Timing
 from ppo_bench.record.results import BadResult, Record
-from .sources import KILLED, Found, launched, walk
+from .sources import ACCEPTS, KILLED, Found, launched, walk
 
 SINGLE_GROUP = "all"
 BASELINE_COLUMNS = ["identity", "mode", "num_envs", "mean", "reps"]
@@ -264,6 +264,7 @@ def load_jobs(paths: list[Path]) -> tuple[Collection, list[tuple[Path, Record]]]
     paths = [Path(p) for p in paths]
     found = walk([p for p in paths if p.exists()])
     records, bad = _read(found)
+    refuse(found, bad)
     no_result = {**dict.fromkeys(found.unfinished, KILLED), **launched(found, bad)}
     records, duplicates = _drop_duplicates(records)
     jobs = []
@@ -287,6 +288,18 @@ def load_jobs(paths: list[Path]) -> tuple[Collection, list[tuple[Path, Record]]]
         done = c.jobs["stopped"].isna()
         c.jobs, c.stopped = c.jobs[done].reset_index(drop=True), c.jobs[~done].reset_index(drop=True)
     return c, records
+
+
+def refuse(found: Found, bad: list[dict]) -> None:
+    """Stop the collection before anything is tabled or written (CollectError, one line: the first path
+    and the others') for a file given by its path that is neither a result nor an archive, and for an
+    archive not read whole: a summary of either would stand for what was meant (the sweep's own summary
+    replaced by one of "1 unusable"; the records before the damage tabled as the whole sweep)."""
+    refused = [(Path(b["path"]), f"not a result file ({b['reason']}) nor an archive; {ACCEPTS}")
+               for b in bad if Path(b["path"]) in found.named] + found.damaged
+    if refused:
+        (path, why), more = refused[0], [str(p) for p, _ in refused[1:]]
+        raise CollectError(path, why + (f"; also refused: {', '.join(more)}" if more else "") + "; nothing was written")
 
 
 def _sweeps(found: Found) -> dict[str, str]:

@@ -12,7 +12,8 @@ it in its first line. Each section's write returns the
 files it wrote; they go into the out dir's manifest (MANIFEST), and a later collection into that
 dir deletes those files (as written, unchanged) and nothing else (`remove_earlier`). Writing
 holds a lock on the out dir (`locked`), so two collections never leave a mix of both, and is all or
-nothing (`write`): the files are written aside, then swapped in (`commit`).
+nothing (`write`): the files are written aside, then swapped in (`commit`). A collection killed
+outright (SIGKILL) leaves its staging folder; the next one into that dir removes it (`remove_killed`).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from .load import CollectError, Collection, load_jobs
 WRITERS = (throughput, side_by_side, interleaved, phases, startup, learning)
 TABLE_MD = "table.md"
 MANIFEST = ".collect.json"  # in the out dir: what the last collection wrote there (see remove_earlier)
-ASIDE = ".collect-"  # in the out dir: the folder a collection is written into before it is swapped in (write)
+ASIDE = ".collect-"  # in the out dir: `.collect-<pid>-*`, the folder a collection is written into first (write)
 LOCK_WAIT_S = 60.0  # how long a second collector into one out dir waits for the first (see locked)
 LOCK_POLL_S = 0.1
 
@@ -87,8 +88,10 @@ def write(c: Collection, out: Path, plot: bool) -> None:
     made = not out.exists()
     out.mkdir(parents=True, exist_ok=True)
     try:
-        with locked(out):
-            aside = Path(tempfile.mkdtemp(prefix=ASIDE, dir=out))
+        with locked(out) as held:
+            if held:
+                remove_killed(out)
+            aside = Path(tempfile.mkdtemp(prefix=f"{ASIDE}{os.getpid()}-", dir=out))
             try:
                 commit(aside, out, _write_sections(c, aside, plot))
             except OSError as e:  # named where the file was to go, not where it was written first
@@ -103,6 +106,34 @@ def write(c: Collection, out: Path, plot: bool) -> None:
             with contextlib.suppress(OSError):
                 out.rmdir()  # only when empty
         raise
+
+
+def remove_killed(out: Path) -> None:
+    """Remove the staging folders (ASIDE) that collections killed outright (SIGKILL, a machine's crash)
+    left in `out`, saying so in one line. Called under the out dir's lock, which every collection
+    holds for as long as its staging folder exists: one found then is no live collection's. Its name
+    holds its writer's pid, and a folder whose process still runs is kept all the same (a pid reused,
+    or a host whose locks this one does not see): only one whose process is gone is removed."""
+    gone = []
+    for folder in sorted(out.glob(f"{ASIDE}*")):
+        pid = folder.name[len(ASIDE):].split("-")[0]
+        if folder.is_dir() and not folder.is_symlink() and not (pid.isdigit() and _alive(int(pid))):
+            shutil.rmtree(folder, ignore_errors=True)
+            gone += [folder.name] if not folder.exists() else []
+    if gone:
+        what = "folders of collections killed while they" if len(gone) > 1 else "folder of a collection killed while it"
+        print(f"ppo_bench.collect: removed {', '.join(gone)} from {out}: the staging {what} wrote", file=sys.stderr)
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process of that pid runs on this host (one of another user's counts)."""
+    try:
+        os.kill(pid, 0)
+        return True
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # it runs, as another user
+        return True
 
 
 def _write_sections(c: Collection, aside: Path, plot: bool) -> list[Path]:
@@ -153,7 +184,7 @@ def locked(out: Path):
     A second collector waits for it, saying so in one line, up to LOCK_WAIT_S; then it gives up
     with a CollectError naming the holder's pid (read from /proc/locks; "another collector" where
     that cannot say). A file system that cannot lock (ENOLCK, some network mounts) is written
-    without a lock, with a warning.
+    without a lock, with a warning. Yields whether the lock is held.
     """
     fd = os.open(out, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     try:
@@ -173,8 +204,9 @@ def locked(out: Path):
             except OSError as e:
                 print(f"ppo_bench.collect: {out}: cannot lock ({e.strerror or e}); writing without a lock",
                       file=sys.stderr)
-                break
-        yield
+                yield False
+                return
+        yield True
     finally:
         os.close(fd)  # releases the lock
 

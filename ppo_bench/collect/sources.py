@@ -9,14 +9,27 @@ the folder its job wrote it to). The same rules as for a folder, met on disk or 
 a file named result.json under no `set_aside` folder (a sweep's earlier results, moved out) is a result
 file, and so is a folder of that name, which reads as unusable, not as a job without a result; a job
 folder (Hydra's `.hydra`, or a run log, in it) without one is a job without a record; `.jobs.jsonl` is
-the sweep's notes of the jobs it launched (folder.JOB_NOTES), `multirun.yaml` Hydra's record of its command. An
-archive that cannot be read to its end (cut short, damaged, not an archive) is one line with its
-reason, among the folders that could not be read, and what it held before the damage still counts.
+the sweep's notes of the jobs it launched (folder.JOB_NOTES), `multirun.yaml` Hydra's record of its command.
+
+An archive is read whole or not at all. tarfile alone does not say when it is not: it ends its listing
+without a word at the first block after the first member that is no tar header (a header damaged in
+the middle read as the archive's end), and it never reads the compressed stream's end, where gzip
+keeps its CRC and length, so an archive whose bytes were altered read as whole. Here the stream is read
+on to its end after the last member: what follows it must be the end-of-archive blocks (zeros), and the
+decompressor checks the checksum as it reaches it. An archive that fails (cut short, damaged, not an
+archive, unreadable) is in `Found.damaged` with its reason and the result files read before the damage;
+load refuses the collection for it (see load_jobs): the records before the damage read as the whole
+sweep otherwise, the rest silently missing.
+
+A file given by its path that is not an archive is a result file; one not named result.json that does
+not read as a record is `Found.named` for load to refuse (a stray notes.json given by mistake would
+otherwise become a summary of "1 unusable" over the sweep's own).
 """
 
 from __future__ import annotations
 
 import errno
+import gzip
 import json
 import lzma
 import os
@@ -30,6 +43,8 @@ from ppo_bench.record.checks import why_unreadable
 from ppo_bench.record.folder import JOB_NOTES, MULTIRUN, RESULT, SET_ASIDE
 
 ARCHIVES = (".tar.gz", ".tgz", ".tar.xz")
+ARCHIVE_NAMES = f"{', '.join(ARCHIVES[:-1])} or {ARCHIVES[-1]}"
+ACCEPTS = f"the collector reads sweep folders, result files and {ARCHIVE_NAMES} archives"
 RUN_MARKERS = (".hydra", "run.log")  # what a job of run.py leaves in its folder besides result.json
 KILLED = "killed, or still running"
 REFUSED = "refused by this sweep"  # a job whose folder keeps an earlier run's ok record (job.parent.Kept)
@@ -51,7 +66,9 @@ class Found:
     """What lies under the paths given; `held` keeps what was read from archives, by member path."""
     results: list[Path] = field(default_factory=list)   # result files (and folders named like one), each once
     unfinished: list[str] = field(default_factory=list)  # job folders without a result file
-    unreadable: list[str] = field(default_factory=list)  # folders and archives that could not be read: "path: why"
+    unreadable: list[str] = field(default_factory=list)  # folders that could not be read: "path: why"
+    damaged: list[tuple[Path, str]] = field(default_factory=list)  # archives not read whole: path, why (load refuses)
+    named: set[Path] = field(default_factory=set)        # files given by path, not named result.json (load checks)
     notes: list[Path] = field(default_factory=list)      # sweeps' JOB_NOTES files
     sweeps: list[Path] = field(default_factory=list)     # sweeps' MULTIRUN files
     held: dict[Path, Union[bytes, OSError]] = field(default_factory=dict)  # archive members read, or why not
@@ -85,6 +102,7 @@ def walk(paths: list[Path]) -> Found:
             continue
         if p.is_file():
             seen.setdefault(p.resolve(), p)
+            found.named |= {p} if p.name != RESULT else set()
             continue
         for folder, dirs, files in os.walk(p, onerror=failed):
             here = Path(folder)
@@ -112,8 +130,8 @@ def read_archive(archive: Path, found: Found) -> None:
     """An archive's result files, notes and multirun.yaml read into `found.held`, in one pass and in
     memory; its job folders without a result among `found.unfinished`. A member that is no file (a
     folder named result.json, a link) is held as the OSError that says why; an archive that cannot be
-    read to its end is one line in `found.unreadable` (what came before the damage is kept)."""
-    marked, done = set(), set()
+    read to its end (`to_the_end`) is in `found.damaged`, with the count of result files read before."""
+    marked, done, read = set(), set(), 0
     try:
         with tarfile.open(archive, "r:*") as tar:
             for member in tar:
@@ -135,20 +153,46 @@ def read_archive(archive: Path, found: Found) -> None:
                     found.held[path] = OSError(errno.EINVAL, "a link in the archive, not a file", str(path))
                 if parts[-1] == RESULT:
                     done.add(path.parent)
+                    read += 1
+            to_the_end(tar)
     except (tarfile.TarError, EOFError, zlib.error, lzma.LZMAError, OSError) as e:
-        found.unreadable.append(f"{archive}: {_why(e)}")
+        found.damaged.append((archive, _why(e, archive, read)))
     found.unfinished += [str(d) for d in sorted(marked - done)]
 
 
-def _why(e: Exception) -> str:
-    """One line for an archive that could not be read to its end."""
-    if isinstance(e, OSError) and not isinstance(e, tarfile.TarError):
+def to_the_end(tar: tarfile.TarFile) -> None:
+    """Read an archive on from where tarfile stopped to the end of its compressed stream: raises where
+    that is not the end-of-archive blocks (a damaged header, or none), or where the decompressor finds
+    the stream cut short or its checksum wrong, which it checks only as it reaches the stream's end."""
+    tar.fileobj.seek(tar.offset)
+    size = 0
+    while chunk := tar.fileobj.read(1 << 16):
+        if chunk.count(0) != len(chunk):
+            raise tarfile.HeaderError(f"no tar header at byte {tar.offset}")
+        size += len(chunk)
+    if size < tarfile.BLOCKSIZE:
+        raise EOFError("no end-of-archive block")
+
+
+COMPRESSED = (b"\x1f\x8b", b"\xfd7zXZ\x00")  # how gzip and xz streams begin
+
+
+def _why(e: Exception, archive: Path, read: int) -> str:
+    """One line for an archive that could not be read to its end (CollectError adds its path): not an
+    archive at all, unreadable, or damaged (cut short, a wrong checksum, a damaged header or stream)."""
+    if isinstance(e, tarfile.ReadError) and "could not be opened" in str(e):  # no opener took it
+        with archive.open("rb") as f:
+            start = f.read(6)
+        if not start.startswith(COMPRESSED):
+            return f"not a {ARCHIVE_NAMES} archive"
+        e = tarfile.HeaderError("nothing readable from its start")
+    if isinstance(e, OSError) and not isinstance(e, gzip.BadGzipFile):
         return why_unreadable(e, None)
     if isinstance(e, EOFError) or "unexpected end of data" in str(e):
-        return "not a readable archive: cut short"
-    if "could not be opened" in str(e):
-        return f"not a readable archive: not a {', '.join(ARCHIVES)} file"
-    return f"not a readable archive: damaged ({str(e).splitlines()[0]})"
+        what = "cut short"
+    else:
+        what = str(e).splitlines()[0].removeprefix("zlib error: ") or type(e).__name__
+    return f"damaged archive ({what}): {read} result file{'s' * (read != 1)} read before the damage"
 
 
 def launched(found: Found, bad: list[dict]) -> dict[str, str]:
