@@ -30,6 +30,7 @@ import time
 from pathlib import Path
 from typing import Optional
 
+from ppo_bench.record.locks import Holder
 from ppo_bench.signals import signals_deferred
 from . import (baseline, bound_per_design, html, integrity, interleaved, learning, measured, phases, probe_limit,
                side_by_side, startup, throughput)
@@ -117,23 +118,12 @@ def remove_killed(out: Path) -> None:
     gone = []
     for folder in sorted(out.glob(f"{ASIDE}*")):
         pid = folder.name[len(ASIDE):].split("-")[0]
-        if folder.is_dir() and not folder.is_symlink() and not (pid.isdigit() and _alive(int(pid))):
+        if folder.is_dir() and not folder.is_symlink() and not (pid.isdigit() and Holder(int(pid), Holder.me().host).alive()):
             shutil.rmtree(folder, ignore_errors=True)
             gone += [folder.name] if not folder.exists() else []
     if gone:
         what = "folders of collections killed while they" if len(gone) > 1 else "folder of a collection killed while it"
         print(f"ppo_bench.collect: removed {', '.join(gone)} from {out}: the staging {what} wrote", file=sys.stderr)
-
-
-def _alive(pid: int) -> bool:
-    """Whether a process of that pid runs on this host (one of another user's counts)."""
-    try:
-        os.kill(pid, 0)
-        return True
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # it runs, as another user
-        return True
 
 
 def _write_sections(c: Collection, aside: Path, plot: bool) -> list[Path]:
