@@ -82,7 +82,8 @@ def test_the_learn_preset_is_a_ppo_learning_run():
     (["agent.algo=ppo", "agent.ent_coef=-1"], "agent.ent_coef=-1.0: must be >= 0"),
     (["schedule.return_window=0"], "schedule.return_window=0: must be >= 1"),
     (["schedule.max_seconds=60"], "schedule.max_seconds=60.0: only a learning run (schedule.total_env_steps) "
-                                  "stops on time; timed repetitions have a fixed length"),
+                                  "stops on time; timed repetitions stop by count (schedule.reps, or "
+                                  "schedule.precision with schedule.max_measure_s)"),
     (["agent.algo=ppo", "schedule=learn", "schedule.max_seconds=0"], "schedule.max_seconds=0.0: must be > 0"),
 ])
 def test_ppo_and_learning_values_are_refused_naming_the_key(overrides, message):
@@ -268,7 +269,7 @@ FINITE = [  # (key, what is allowed): every float key; inf, -inf and nan are ref
     ("agent.learning_rate", "> 0"), ("agent.gamma", "in (0, 1]"), ("agent.gae_lambda", "in [0, 1]"),
     ("agent.clip_coef", "> 0"), ("agent.vf_coef", ">= 0"), ("agent.ent_coef", ">= 0"),
     ("agent.max_grad_norm", "> 0"), ("schedule.target_return", "or null"), ("schedule.max_seconds", "> 0"),
-    ("stall_timeout_s", "> 0"),
+    ("schedule.precision", "in (0, 1)"), ("schedule.max_measure_s", "> 0"), ("stall_timeout_s", "> 0"),
 ]
 
 

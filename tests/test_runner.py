@@ -46,7 +46,9 @@ def test_a_quick_cpu_job_writes_a_valid_result(tmp_path):
     assert record["env_steps"] == {"total": 2 * 6 * 2, "per_env_min": 12, "per_env_max": 12}
     assert record["config"]["schedule"] == {"reps": 2, "bench_steps": 6, "warmup": 2, "profile": False,
                                             "interleave": None, "total_env_steps": None, "target_return": None, "return_window": 20,
-                                            "stop_at_target": False, "max_seconds": None}
+                                            "stop_at_target": False, "max_seconds": None, "precision": None,
+                                            "max_reps": 20, "max_measure_s": None}
+    assert not {"precision", "pilot", "needed", "stopped_by", "interval"} & set(thr)  # no target: none of its keys
     assert record["algo"] == "reference" and "learning" not in record and "interleaved" not in record
     assert record["phases"] is None
     assert "+preset=quick" in record["overrides"]

@@ -60,3 +60,38 @@ def check_batches(backend: Any, num_envs: int, groups: int, emulators: bool = Tr
                             f"({backend.no_batches_why}); use groups=1")
     if num_envs % groups:
         raise NotApplicable(f"mode.groups={groups}: must divide env.num_envs={num_envs}")
+
+
+MIN_PILOT = 3
+"""The fewest pilot reps a precision target takes (record.precision): at 2, t(1) = 12.7 asks for 8.7
+times the reps that t(2) = 4.3 would for the same spread, and the caps bind nearly always."""
+
+
+def check_precision(schedule: Any, learning: bool, defaults: Any) -> None:
+    """A precision target's keys: the target in (0, 1), a pilot of MIN_PILOT reps or more, caps at or
+    above it; none of its caps without it (`defaults`: the schedule's schema), and none in a learning run
+    (one repetition, no count)."""
+    target = schedule.precision
+    finite("schedule.precision", target, "in (0, 1)")
+    finite("schedule.max_measure_s", schedule.max_measure_s, "> 0")
+    if target is None:
+        for key in ("max_reps", "max_measure_s"):
+            value, default = getattr(schedule, key), getattr(defaults, key)
+            if value != default:
+                raise ValueError(f"schedule.{key}={value}: a cap of schedule.precision, which is null; set a "
+                                 f"precision target or leave it at {'null' if default is None else shown(default)}")
+        return
+    if not 0 < target < 1:
+        raise ValueError(f"schedule.precision={target}: must be in (0, 1), a relative half-width (0.03: +-3%)")
+    if learning:
+        raise ValueError(f"schedule.precision={target}: a learning run is one repetition to "
+                         "schedule.total_env_steps; a precision target counts timed repetitions")
+    if schedule.reps < MIN_PILOT:
+        raise ValueError(f"schedule.reps={schedule.reps}: with schedule.precision={target} it is the pilot, "
+                         f"which must be >= {MIN_PILOT} reps")
+    if schedule.max_reps < schedule.reps:
+        raise ValueError(f"schedule.max_reps={schedule.max_reps}: must be >= schedule.reps={schedule.reps}, "
+                         f"the pilot of schedule.precision={target}")
+    if schedule.max_measure_s is not None:
+        positive("schedule.max_measure_s", schedule.max_measure_s)
+

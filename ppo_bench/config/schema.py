@@ -26,7 +26,8 @@ from typing import Any, Callable, Optional
 from hydra.core.config_store import ConfigStore
 from omegaconf import MISSING
 
-from ppo_bench.config.checks import NotApplicable, at_least, check_batches, finite, one_of, positive, shown
+from ppo_bench.config.checks import (NotApplicable, at_least, check_batches, check_precision, finite, one_of, positive,
+                                     shown)
 from ppo_bench.config import memory
 from ppo_bench.registry import ALGOS, BACKENDS, MODES, NETWORKS, RUNTIMES, Registry
 
@@ -124,6 +125,14 @@ class ScheduleConfig:
     max_seconds: Optional[float] = None
     """Learning runs: stop at this much wall time from the job's start (set-up included), at
     the update in progress, whatever the env steps; null: no limit. > 0."""
+    precision: Optional[float] = None
+    """Timed reps until the 95% interval's relative half-width is this, in (0, 1) (0.03: +-3%): reps
+    is then the pilot (>= 3) whose spread fixes the count (record/precision.py). null: reps reps."""
+    max_reps: int = 20
+    """With precision: the most timed reps, the pilot's included; >= reps."""
+    max_measure_s: Optional[float] = None
+    """With precision: the most seconds of timed reps (timing.measure_s: not a probe's beside
+    them); a rep that would pass it at the slowest rep's pace does not start. > 0; null: no limit."""
 
 
 @dataclass
@@ -266,7 +275,9 @@ def _check_schedule(schedule: Any, algo: Any) -> None:
         positive("schedule.max_seconds", schedule.max_seconds)
         if not learning:
             raise ValueError(f"schedule.max_seconds={schedule.max_seconds}: only a learning run "
-                             "(schedule.total_env_steps) stops on time; timed repetitions have a fixed length")
+                             "(schedule.total_env_steps) stops on time; timed repetitions stop by count "
+                             "(schedule.reps, or schedule.precision with schedule.max_measure_s)")
+    check_precision(schedule, learning, ScheduleConfig)
 
 
 def _check_machine(cfg: Any, backend: Any, runtime: Any, mode: Any,

@@ -29,6 +29,7 @@ from ppo_bench.loop.run import interleaved, learn, measure, synchronizer
 from ppo_bench.record import provenance
 from ppo_bench.record.parts import (UNIT, Curve, EnvSteps, Imports, Inference, Interleaved, Learning, Machine,
                                     Measured, Phases, Throughput, Timing, to_target, utc_iso)
+from ppo_bench.record.precision import Stopping
 from ppo_bench.record.results import Finished
 from ppo_bench.registry import ALGOS, BACKENDS, MODES
 from ppo_bench.signals import one_line
@@ -233,15 +234,23 @@ def _timed(cfg: DictConfig, driver: Any, device: torch.device, started_mono: flo
     """Warm-up and timed repetitions: what they measured, their clocks and their warnings."""
     sched = cfg.schedule
     n_steps = cfg.env.num_envs * sched.bench_steps
-    log.info("%s %s n=%d on %s: %d warm-up steps, then %d reps x %d steps", cfg.mode.name, cfg.agent.name,
-             cfg.env.num_envs, device, sched.warmup, sched.reps, sched.bench_steps)
+    stopping = Stopping.of(sched)
+    reps = (f"{sched.reps} reps" if sched.precision is None else f"a pilot of {sched.reps} reps and up to "
+            f"{sched.max_reps} in all for schedule.precision={sched.precision:g}")
+    log.info("%s %s n=%d on %s: %d warm-up steps, then %s x %d steps", cfg.mode.name, cfg.agent.name,
+             cfg.env.num_envs, device, sched.warmup, reps, sched.bench_steps)
 
     def on_rep(rep: int, seconds: float) -> None:
         progress.send("partial", "rep", n_steps / seconds)  # the parent keeps the reps should the job fail
-        done = rep + 1
-        log.info("rep %d/%d: %.0f %s in %.2f s; elapsed %.1f s, about %.1f s left", done, sched.reps,
-                 n_steps / seconds, UNIT, seconds, time.monotonic() - started_mono,
-                 seconds * (sched.reps - done))
+        done, total = rep + 1, stopping.planned or sched.reps
+        if sched.precision is not None and done >= sched.reps:  # the stall watch counts the reps by the plan
+            progress.send("partial", "planned", total)
+            if done == sched.reps:
+                log.info("the pilot's spread asks for %d reps in all for a relative half-width of %g: timing %d",
+                         stopping.needed, sched.precision, total)
+        log.info("rep %d/%d%s: %.0f %s in %.2f s; elapsed %.1f s, about %.1f s left", done, total,
+                 " of the pilot" if stopping.planned is None else "", n_steps / seconds, UNIT, seconds,
+                 time.monotonic() - started_mono, seconds * (total - done))
 
     interleave = None
     if sched.interleave is not None and MODES[cfg.mode.name].kind == "loop":  # a probe's job ignores it
@@ -257,7 +266,7 @@ def _timed(cfg: DictConfig, driver: Any, device: torch.device, started_mono: flo
 
     timings, machine = _run_on(driver, progress, lambda restart: measure(
         driver, sched, synchronizer(device), on_rep, recovery(cfg, driver, device), interleave,
-        on_timed=restart))
+        on_timed=restart, stopping=stopping))
     agent = driver.agent
     warnings = []
     graphs = compiled_graphs()
@@ -276,7 +285,7 @@ def _timed(cfg: DictConfig, driver: Any, device: torch.device, started_mono: flo
     measured = Measured(
         batch_size=cfg.env.num_envs // cfg.mode.groups,
         num_threads=num_threads(cfg.env, cfg.mode.groups) if MODES[cfg.mode.name].emulators else None,
-        throughput=Throughput.of(timings.rep_seconds, n_steps),
+        throughput=Throughput.of(timings.rep_seconds, n_steps, stopping.record()),
         env_steps=None if counts is None else EnvSteps(
             total=int(counts.sum()), per_env_min=int(counts.min()), per_env_max=int(counts.max())),
         inference=_inference(agent, cfg.agent.runtime, timings.first_step_s),

@@ -172,7 +172,7 @@ def run(cfg: DictConfig, output_dir: Optional[Path] = None) -> dict:
                 for note in record.warnings:
                     log.warning(note)
                 child = ChildJob(CHILD, identity.config, started_mono, registry.added())
-                child.run(cfg.stall_timeout_s, _stall_place(cfg.schedule))
+                child.run(cfg.stall_timeout_s, _stall_place(cfg.schedule, child.partial))
                 if child.error is not None:
                     record.traceback = child.traceback
                     raise JobFailed(child.error)
@@ -339,8 +339,9 @@ STAGE_WORDS = {Stage.START_UP: "start-up (starting Python and torch)",
 """A stall's place in words, in each of the child's stages but the loop (`_stall_place`)."""
 
 
-def _stall_place(schedule: Any) -> Callable[[Stage, int], str]:
-    """Words for a stall's place: the child's stage, and in the loop, how far it got."""
+def _stall_place(schedule: Any, sent: Optional[dict] = None) -> Callable[[Stage, int], str]:
+    """Words for a stall's place: the child's stage, and in the loop, how far it got (of a precision
+    target's count once the child has `sent` it: isolation.ChildJob.partial's "planned")."""
     def where(stage: Stage, steps: int) -> str:
         if stage != Stage.LOOP:
             return STAGE_WORDS[stage]
@@ -351,7 +352,12 @@ def _stall_place(schedule: Any) -> Callable[[Stage, int], str]:
         if steps < schedule.warmup:
             return f"warm-up after {steps} of {schedule.warmup} loop steps"
         rep, done = divmod(steps - schedule.warmup, schedule.bench_steps)
-        name = f"repetition {rep + 1} of {schedule.reps}" if rep < schedule.reps else "the profiled repetition"
+        total = schedule.reps if schedule.get("precision") is None else ((sent or {}).get("planned") or [None])[-1]
+        if total is None:  # a target's pilot (or its count on its way)
+            of = f"the pilot's {schedule.reps}" if rep < schedule.reps else f"at most {schedule.max_reps}"
+            name = f"repetition {rep + 1} of {of}"
+        else:
+            name = f"repetition {rep + 1} of {total}" if rep < total else "the profiled repetition"
         return f"{name} after {done} of {schedule.bench_steps} loop steps"
     return where
 
@@ -369,9 +375,12 @@ def summarise_record(record: Record | dict) -> str:
         ret = learning.final_return_mean
         ret = "no episode finished" if ret is None else f"return {ret:.1f} (last {learning.window})"
         return f"{head}: {thr.mean:.0f} {UNIT} over {learning.total_env_steps} env steps, {ret}"
-    s = stats.summary(thr.reps)  # the interval the tables print: on the log reps, never below zero
+    s = stats.summary(thr.reps, thr.pilot and [thr.reps[:thr.pilot]])  # the tables' interval: never below zero
     line = f"{head}: {stats.interval_text(thr.mean, s['lo'], s['hi'])} {UNIT} over {len(thr.reps)} reps"
     line += "" if s["lo"] is not None else " (no interval)"
+    if thr.precision is not None:  # a precision target's (record.precision)
+        line += (f" (+-{stats.relative_half_width(s['mean'], s['lo'], s['hi']):.1%} for schedule.precision="
+                 f"{thr.precision:g}, stopped by {thr.stopped_by}; the pilot asked for {thr.needed})")
     probe = record.measured.interleaved
     if probe and probe.reps:
         ratios = [a / b for a, b in zip(thr.reps, probe.reps)]

@@ -12,7 +12,8 @@ parent process), and the device synchronised before every read, so queued
 device work is charged to the repetition that queued it. The first loop step
 (which compiles the inference) is timed on its own, the rest of the warm-up
 (CUDA-graph capture, the first update) separately, and nothing is logged
-inside a timed repetition: `on_rep` is called between them. With `profile`,
+inside a timed repetition: `on_rep` is called between them. How many repetitions run is
+`record.precision.Stopping`'s to say (schedule.reps, or a precision target's count). With `profile`,
 one more repetition runs after the timed ones with a `PhaseClock` among the
 driver's observers (see `phases`); it is not one of the timed repetitions. Wall-clock times
 (`time.time`) are read only to stamp the record.
@@ -30,6 +31,7 @@ import torch
 from ppo_bench.loop.drivers import drain
 from ppo_bench.loop.phases import PhaseClock
 from ppo_bench.record.parts import CURVE_KEYS, to_target
+from ppo_bench.record.precision import Stopping
 
 
 def run_loop(driver: Any, until: Callable[[int], bool], first: int = 0,
@@ -143,20 +145,24 @@ def interleaved(driver: Any, probe: Callable[[Any], Any], schedule: Any, seed: i
 def measure(driver: Any, schedule: Any, sync: Callable[[], None],
             on_rep: Callable[[int, float], None], recover: Optional[Recover] = None,
             interleave: Optional[Callable[[], float]] = None,
-            on_timed: Callable[[], None] = lambda: None) -> Timings:
-    """Warm up, then time `schedule.reps` repetitions of `schedule.bench_steps` loop steps
-    (`on_timed()` between the two).
+            on_timed: Callable[[], None] = lambda: None, stopping: Optional[Stopping] = None) -> Timings:
+    """Warm up, then time repetitions of `schedule.bench_steps` loop steps until `stopping` (by
+    default `Stopping.of(schedule)`: schedule.reps of them, or as many as a precision target's pilot
+    asks for) says no more (`on_timed()` between the two). `stopping` hears of each rep before
+    `on_rep` does, so `on_rep` reads its plan.
 
     A repetition that fails in a way `recover` can mend is dropped (its time and env steps) and
     run again, once: a second failure of the same repetition ends the job. With `interleave`
     (see `interleaved`), after each timed repetition it runs and times the probe's.
     """
     out = Timings()
+    stopping = Stopping.of(schedule) if stopping is None else stopping
     out.first_step_s, out.warmup_s = warm_up(driver, schedule.warmup, sync)
     timed = None if driver.env_steps is None else np.zeros_like(driver.env_steps)
     on_timed()
     out.measure_started = time.time()
-    for rep in range(schedule.reps):
+    while stopping.stopped_by is None:
+        rep = len(out.rep_seconds)
         counts = None if driver.env_steps is None else driver.env_steps.copy()
         try:
             seconds, _ = repetition(driver, schedule.bench_steps, sync)
@@ -171,6 +177,7 @@ def measure(driver: Any, schedule: Any, sync: Callable[[], None],
         if timed is not None:
             timed += driver.env_steps - counts  # the timed steps only, not an interleave's warm-up
         out.rep_seconds.append(seconds)
+        stopping.add(out.rep_seconds)
         on_rep(rep, seconds)
         if interleave is not None:
             out.probe_seconds.append(interleave())

@@ -13,6 +13,7 @@ from datetime import datetime, timezone
 from typing import Any, Optional
 
 from ppo_bench.record.checks import disagreement
+from ppo_bench.record.precision import STOPS
 from ppo_bench.record.typed import UNSET, BadResult, Part, inside, keys_of
 
 UNIT = "env_steps/s"
@@ -32,7 +33,10 @@ def _positive(reps: Optional[list], where: str) -> None:
 @dataclass(kw_only=True)
 class Throughput(Part):
     """The timed repetitions of a job's loop: each one's env-steps/s and seconds, the env steps each
-    took, and their summary (stats.summary), which reading checks against them (checks.disagreement)."""
+    took, and their summary (stats.summary), which reading checks against them (checks.disagreement).
+    A job with a precision target (record.precision) also says the target, its pilot, the count the
+    pilot asked for and why the reps stopped; its lo and hi are then the two-stage interval
+    (`interval`). Records without those keys are of jobs that timed schedule.reps."""
     unit: str = UNSET
     reps: list[float] = UNSET
     seconds: list[float] = UNSET
@@ -44,17 +48,34 @@ class Throughput(Part):
     hi: Optional[float] = UNSET
     median: Optional[float] = UNSET
     cv: Optional[float] = UNSET
+    precision: Optional[float] = UNSET
+    """The target: the relative half-width asked for (schedule.precision)."""
+    pilot: Optional[int] = UNSET
+    """The first reps, whose spread alone set the count."""
+    needed: Optional[int] = UNSET
+    """The count the target needed by the pilot's spread (Stein's), before the caps."""
+    stopped_by: Optional[str] = UNSET
+    """precision (the count the target needed was timed), max_reps or max_measure_s (a cap bound first)."""
+    interval: Optional[str] = UNSET
+    """What lo and hi are: two_stage (stats.two_stage_interval); absent: the t-interval on the log reps."""
 
     @classmethod
-    def of(cls, seconds: list[float], env_steps_per_rep: int) -> "Throughput":
-        """Repetitions of `env_steps_per_rep` env steps each, from their seconds."""
+    def of(cls, seconds: list[float], env_steps_per_rep: int, stopping: Optional[dict] = None) -> "Throughput":
+        """Repetitions of `env_steps_per_rep` env steps each, from their seconds; `stopping`: a target's
+        account of them (precision.Stopping.record), whose pilot the interval is computed with."""
         from ppo_bench.record.stats import summary  # scipy: imported in the job's process, not the parent's
 
-        reps = [env_steps_per_rep / s for s in seconds]
-        return cls(unit=UNIT, reps=reps, seconds=list(seconds), env_steps_per_rep=env_steps_per_rep, **summary(reps))
+        reps, stop = [env_steps_per_rep / s for s in seconds], stopping or {}
+        pilots = [reps[:stop["pilot"]]] if stop else None
+        return cls(unit=UNIT, reps=reps, seconds=list(seconds), env_steps_per_rep=env_steps_per_rep,
+                   **summary(reps, pilots), **stop)
 
     def check(self, where: str) -> None:
         reason = disagreement(self.to_json(), where)
+        if self.stopped_by is not None and self.stopped_by not in STOPS:
+            reason = f"{inside(where, 'stopped_by')}: {self.stopped_by!r}, expected one of {', '.join(STOPS)}"
+        if self.pilot is not None and not 2 <= self.pilot <= len(self.reps or []):
+            reason = f"{inside(where, 'pilot')}: {self.pilot}, expected 2 to its {len(self.reps or [])} reps"
         if reason:
             raise BadResult(reason)
 

@@ -10,6 +10,9 @@
   below the geometric one; where very skewed reps put it above that interval
   (not possible with 4 reps or fewer) the upper bound is moved out to it, so
   lo <= mean <= hi always.
+- A job whose reps a precision target counted (`precision`): its pilot fixed how many, and its
+  interval is `two_stage_interval`, the wider of Stein's (on the pilot's spread, exact however many
+  reps the pilot chose) and the t-interval on all its reps; `summary` takes the pilots.
 - A speed-up of A over B from unpaired repetitions: a Welch t-interval on the
   difference of mean log throughputs, exponentiated. Throughput is a rate, its
   spread grows with its size, and a ratio is symmetric on the log scale; with
@@ -52,6 +55,32 @@ def log_interval(values: Sequence[float], level: float = LEVEL) -> tuple[Optiona
     return math.exp(mid - half), math.exp(mid + half)
 
 
+def two_stage_interval(values: Sequence[float], pilots: Sequence[Sequence[float]],
+                       level: float = LEVEL) -> tuple[Optional[float], Optional[float]]:
+    """(lo, hi) around the geometric mean of reps whose count a pilot fixed (record.precision): on the
+    log scale the half-width is the larger of the t-interval's on all the reps and Stein's, t at the
+    pilots' degrees of freedom times their pooled spread over sqrt(n). `pilots`: the pilot reps of
+    each job whose reps `values` pools (a job without a target: all its reps, then Stein's is its own
+    t-interval). (None, None) as log_interval."""
+    x = np.asarray(values, dtype=float)
+    if x.size < 2 or not (x > 0).all():
+        return None, None
+    logs = np.log(x)
+    groups = [np.log(np.asarray(p, dtype=float)) for p in pilots if len(p) >= 2]
+    df = sum(g.size - 1 for g in groups)
+    half = t_half_width(logs, level)
+    if df:
+        spread = math.sqrt(sum(float(((g - g.mean()) ** 2).sum()) for g in groups) / df)
+        half = max(half, float(stats.t.ppf(0.5 + level / 2, df=df)) * spread / math.sqrt(x.size))
+    mid = float(logs.mean())
+    return math.exp(mid - half), math.exp(mid + half)
+
+
+def relative_half_width(mean: float, lo: Optional[float], hi: Optional[float]) -> Optional[float]:
+    """Half the interval's width over the mean, (hi - lo) / (2 mean): what a precision target bounds."""
+    return None if lo is None or hi is None or not mean else (hi - lo) / (2 * mean)
+
+
 def decimals(x: float) -> int:
     """Decimals a throughput is shown with: fewer for larger figures, enough to keep a slow job's
     interval visible."""
@@ -64,14 +93,15 @@ def interval_text(mean: float, lo: Optional[float], hi: Optional[float]) -> str:
     return f"{mean:.{d}f}" if lo is None or hi is None else f"{mean:.{d}f} [{lo:.{d}f}, {hi:.{d}f}]"
 
 
-def summary(values: Sequence[float]) -> dict:
-    """mean, ci95 (t half-width or None), lo and hi (`log_interval`, hi reaching the mean where skew puts
-    it above), median, cv (sample std / mean), n."""
+def summary(values: Sequence[float], pilots: Optional[Sequence[Sequence[float]]] = None) -> dict:
+    """mean, ci95 (t half-width or None), lo and hi (`log_interval`, or with `pilots` the
+    `two_stage_interval`; hi reaching the mean where skew puts it above), median, cv (sample std /
+    mean), n."""
     x = np.asarray(values, dtype=float)
     mean = float(x.mean())
     half = t_half_width(x)
     cv = float(x.std(ddof=1) / mean) if x.size > 1 and mean else None
-    lo, hi = log_interval(x)
+    lo, hi = log_interval(x) if pilots is None else two_stage_interval(x, pilots)
     return {
         "n": int(x.size),
         "mean": mean,
