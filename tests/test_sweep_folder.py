@@ -251,3 +251,16 @@ def test_a_record_place_that_cannot_be_cleared_fails_the_job_before_it_runs(tmp_
     assert str(info.value) == (f"{folder / 'result.json'} is not a usable record (not a file) and could not be moved "
                                "aside: OSError: [Errno 30] Read-only file system")
     assert (folder / "result.json").is_dir()
+
+
+def test_resume_skips_a_record_written_before_a_key_existed(job_with_record, ok_record, nothing_built):
+    """A key the schema gained since (here: one the record lacks, at its default now) does not make the
+    job another: resume skips it, as the collector pools the two."""
+    path = job_with_record / "result.json"
+    record = json.loads(ok_record)
+    schedule = record["config"]["schedule"]
+    assert schedule.pop("precision", "absent") is None and schedule.pop("return_window") == 20
+    path.write_text(json.dumps(record))
+    kept = path.read_bytes()
+    assert parent.run(compose_config("resume=true"), output_dir=job_with_record)["status"] == "ok"
+    assert path.read_bytes() == kept  # skipped: the record as it was

@@ -31,13 +31,16 @@ class JobIdentity:
     (`group_identity`)."""
 
     key: str
-    """The config as canonical JSON: equal identities, equal keys."""
+    """The config in today's schema (`as_today`: a key it gained since reads as its default, an old key
+    as its new name), as canonical JSON: equal identities, equal keys. So a record written before a key
+    existed is the same job as one run now with that key at its default: resume skips it, as the
+    collector pools them."""
     config: dict = field(compare=False, hash=False)
 
     @classmethod
     def of(cls, config: dict) -> "JobIdentity":
         kept = {k: v for k, v in config.items() if k != "hydra" and k not in RUN_CONTROL_KEYS}
-        return cls(json.dumps(kept, sort_keys=True), kept)
+        return cls(json.dumps(as_today(flatten(kept)), sort_keys=True), kept)
 
     def fields(self) -> dict:
         """The record's plain values for grouping (fields of results.Record)."""
