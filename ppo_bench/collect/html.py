@@ -157,38 +157,50 @@ def section(ch: Chart) -> str:
 
 
 STAR = "17,0 18.8,4 23,4.4 19.8,7.2 20.8,11.5 17,9.2 13.2,11.5 14.2,7.2 11,4.4 15.2,4"
+SHAPES = {"diamond": "17,1 22,6 17,11 12,6", "star": STAR, "triangle-up": "17,1 22,11 12,11",
+          "arrow-up": "17,0 21,7 18.2,7 18.2,12 15.8,12 15.8,7 13,7", "x": "13,2 15,0 17,4 19,0 21,2 19,6 21,10 19,12 "
+          "17,8 15,12 13,10 15,6"}  # centred at x=17, 12 px high
 DASHES = {"solid": "", "dash": "6,3", "dot": "1.5,2.5", "dashdot": "6,2,1.5,2"}
 
 
-def marker_svg(symbol: str, colour: str) -> str:
-    """A legend's marker, drawn as plotly draws it (filled, or open where the symbol says so); none for ""."""
+def marker_svg(symbol: str, colour: str, cx: float = 17, outline: str = "") -> str:
+    """A legend's marker centred at `cx`, drawn as plotly draws it (filled, or open where the symbol says
+    so; its edge in `outline` where given, else its colour); none for ""."""
     if not symbol:
         return ""
     fill = "white" if symbol.endswith("-open") else colour
     shape = symbol.removesuffix("-open")
-    common = f'fill="{fill}" stroke="{colour}" stroke-width="1.5"'
+    common = f'fill="{fill}" stroke="{outline or colour}" stroke-width="1.5"'
     if shape == "square":
-        return f'<rect x="13" y="2" width="8" height="8" {common}/>'
-    if shape == "diamond":
-        return f'<polygon points="17,1 22,6 17,11 12,6" {common}/>'
-    if shape == "star":
-        return f'<polygon points="{STAR}" {common}/>'
-    if shape.startswith("triangle"):
-        return f'<polygon points="17,1 22,11 12,11" {common}/>'
-    return f'<circle cx="17" cy="6" r="4" {common}/>'
+        return f'<rect x="{cx - 4:g}" y="2" width="8" height="8" {common}/>'
+    if shape in SHAPES or shape.startswith("triangle"):
+        points = SHAPES.get(shape, SHAPES["triangle-up"]).split()
+        moved = " ".join(f"{float(x) + cx - 17:g},{y}" for x, y in (p.split(",") for p in points))
+        return f'<polygon points="{moved}" {common}/>'
+    return f'<circle cx="{cx:g}" cy="6" r="4" {common}/>'
 
 
 def legend_item(e: dict) -> str:
-    c = e["colour"]
-    if e["kind"] == "band":
-        svg = f'<rect x="2" y="1" width="30" height="10" fill="{c}" fill-opacity="0.25"/>'
-    elif e["kind"] == "marker":
-        svg = marker_svg(e["symbol"], c)
-    else:
-        dash = DASHES.get(e["dash"], "")
-        svg = (f'<line x1="1" y1="6" x2="33" y2="6" stroke="{c}" stroke-width="{e["width"]}"'
-               + (f' stroke-dasharray="{dash}"' if dash else "") + "/>" + marker_svg(e["symbol"], c))
-    return f'<span><svg width="34" height="12" aria-hidden="true">{svg}</svg>{html.escape(e["name"])}</span>'
+    """A legend key in each colour its marks are drawn in (a mode's bounds, reps or arrows: one per mode
+    drawn), side by side, then its name."""
+    colours = e["colours"]
+    step = 12 if e["kind"] == "marker" else 30 if len(colours) == 1 else 16
+    width = max(34, step * len(colours) + 4)
+    start = (width - step * len(colours)) / 2  # markers centred in the key
+    parts = []
+    for i, c in enumerate(colours):
+        x0, cx = start + i * step, start + i * step + step / 2
+        if e["kind"] == "band":
+            parts.append(f'<rect x="{x0:g}" y="1" width="{step - 1}" height="10" fill="{c}" fill-opacity="0.25"/>')
+        elif e["kind"] == "marker":
+            parts.append(marker_svg(e["symbol"], c, cx, e.get("outline", "")))
+        else:
+            dash = DASHES.get(e["dash"], "")
+            parts.append(f'<line x1="{x0 - 1:g}" y1="6" x2="{x0 + step:g}" y2="6" stroke="{c}" '
+                         f'stroke-width="{e["width"]}"' + (f' stroke-dasharray="{dash}"' if dash else "") + "/>"
+                         + marker_svg(e["symbol"], c, cx if len(colours) > 1 else 17))
+    return (f'<span data-legend="{html.escape(e["name"])}"><svg width="{width}" height="12" aria-hidden="true">'
+            f'{"".join(parts)}</svg>{html.escape(e["name"])}</span>')
 
 
 def inline(text: str) -> str:
