@@ -359,7 +359,7 @@ def test_page_written_linked_listed_and_offline(tmp_path):
     assert {re.sub(r"-\d+$", "", k) for k in figures} == {"chart-throughput", "chart-speedup"}
     assert page.count("plotly.js (basic - minified) v") == 1 and page.count("Plotly.newPlot") == 1  # embedded once
     assert len(page.encode()) <= MAX_BYTES
-    assert "<table>" in page and "sendrecv/step" in page and 'href="table.csv"' in page
+    assert "<table>" in page and "<th>sendrecv/<wbr>step</th>" in page and 'href="table.csv"' in page
     assert 'id="provenance"' in page and "abc" in page  # the records' commit
     collect([tmp_path / "runs"], out_dir=out, plot=False)  # a later collection without the figures removes it
     assert not (out / "report.html").exists() and "report.html" not in (out / "table.md").read_text()
@@ -568,3 +568,34 @@ def test_legend_keys_are_drawn_in_the_marks_colours(browser, summaries, syntheti
         assert check_legends(page.evaluate(LEGEND, "chart-")) > 3
         page.close()
 
+
+TABLES = """() => Array.from(document.querySelectorAll('#tables table')).map(t => {
+  const box = t.parentElement.getBoundingClientRect(), cue = t.parentElement.previousElementSibling;
+  return {heads: Array.from(t.querySelectorAll('th')).map(h => { const r = h.getBoundingClientRect();
+            return [h.textContent, r.left >= box.left - 1 && r.right <= box.right + 1 && r.right <= innerWidth]; }),
+          overflows: t.parentElement.scrollWidth > t.parentElement.clientWidth + 1,
+          cue: cue && cue.classList.contains('cue') && cue.offsetParent !== null ? cue.textContent : null}; })"""
+
+
+def test_tables_are_readable_at_1400_px(browser, summaries, synthetic):
+    """table.md's widest table (every mode, probes, paired speed-ups, the limit and the efficiencies) shows
+    every column at 1400 px; where a table is still wider than the window (800 px), a line above it says
+    so and which columns are out of sight, and scrolling its box sideways brings the last one in."""
+    page, _ = opened(browser, synthetic["wide"], 1400)
+    tables = page.evaluate(TABLES)
+    widest = max(tables, key=lambda t: len(t["heads"]))
+    assert len(widest["heads"]) >= 14 and {"limit", "eff async"} <= {h for h, _ in widest["heads"]}
+    for t in tables:
+        assert all(shown for _, shown in t["heads"]) or t["cue"], t
+    assert all(shown for _, shown in widest["heads"]), widest
+    page.close()
+    for out, width in ((synthetic["wide"], 800), (summaries["runtimes"], 1400), (summaries["runtimes"], 800)):
+        page, _ = opened(browser, out, width)
+        for i, t in enumerate(page.evaluate(TABLES)):
+            hidden = [h for h, shown in t["heads"] if not shown]
+            assert not hidden or (t["cue"] and all(h in t["cue"] for h in hidden[-2:])), (width, t)
+            if t["overflows"]:
+                page.evaluate("i => { const b = document.querySelectorAll('#tables table')[i].parentElement;"
+                              " b.scrollLeft = b.scrollWidth; }", i)
+                assert page.evaluate(TABLES)[i]["heads"][-1][1], (width, t["heads"][-1])
+        page.close()
