@@ -599,3 +599,14 @@ def test_tables_are_readable_at_1400_px(browser, summaries, synthetic):
                               " b.scrollLeft = b.scrollWidth; }", i)
                 assert page.evaluate(TABLES)[i]["heads"][-1][1], (width, t["heads"][-1])
         page.close()
+
+
+def test_gridlines_only_at_the_labelled_ticks(browser, summaries, synthetic):
+    """A log axis's minor gridlines (each decade's 2..9) crowded into a grey band in a panel's height: the
+    page draws a gridline at a labelled tick only."""
+    for out in (summaries["runtimes"], synthetic["quick"]):
+        page, _ = opened(browser, out, 1400)
+        lines = page.evaluate("""() => Array.from(document.querySelectorAll('div.plot'))
+          .map(d => [d.id, d.querySelectorAll('path.ygrid').length, d.querySelectorAll('.ytick').length])""")
+        assert all(grid <= ticks for _, grid, ticks in lines), lines
+        page.close()

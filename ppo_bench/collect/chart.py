@@ -22,7 +22,6 @@ from . import palette
 
 PANEL_H = 290  # px per panel
 MARGIN = {"l": 64, "r": 12, "t": 10, "b": 44}
-MINOR_GRID = "#f3f3f3"  # a log axis's minor lines: fainter than the major ones (the page's #e6e6e6)
 
 
 @dataclass
@@ -165,9 +164,9 @@ def log_axis(values, title: str, reach=()) -> dict:
     ticks = {"dtick": 1} if hi - lo > 2.5 else {  # a decade or two: label 1, 2, 5 of each decade
         "tickvals": [m * 10 ** k for k in range(math.floor(lo), math.ceil(hi) + 1) for m in (1, 2, 5)
                      if lo <= math.log10(m * 10 ** k) <= hi]}
-    if "tickvals" in ticks:  # a decade or two: its 2..9 as faint lines; over more decades they would crowd into a band
+    if "tickvals" in ticks:
         ticks["ticktext"] = [short(v) for v in ticks["tickvals"]]
-        ticks["minor"] = {"showgrid": True, "gridcolor": MINOR_GRID}
+    # no minor gridlines: a decade's 2..9 crowd into a grey band in a panel's height; 1, 2, 5 have their own
     return {"type": "log", "range": [lo, hi], "title": {"text": title}, **ticks}
 
 
