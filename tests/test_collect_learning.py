@@ -346,6 +346,11 @@ def test_a_learning_run_that_failed_counts_up_to_where_its_curve_reaches(tmp_pat
     assert (pair["seeds_a"], pair["seeds_b"], pair["enough_seeds"]) == (3, 3, True)
     assert pair["points"]["env_steps"].tolist() == [750, 1500, 2250, 3000]
     assert pair["points"]["iqm_b"].iloc[-1] == pytest.approx((11.0 + 13.0 + 16.0) / 3)
+    iqm = json.loads((tmp_path / "summary" / "returns.json").read_text())["configurations"]
+    iqm = {conf["mode"]: conf["iqm_vs_env_steps"] for conf in iqm}["async"]  # past the failure, over the 2 left
+    assert iqm["env_steps"][-1] == 4000 and iqm["return"][-1] == 12.0 == a["final_iqm"]
+    counts = {x: k for x, k in zip(iqm["env_steps"], iqm["seeds"]) if k is not None}  # none before 1000: no return
+    assert {counts[x] for x in counts if x <= 3000} == {3} and {counts[x] for x in counts if x > 3000} == {2}
     stopped = c.seeds[c.seeds["stopped"].notna()].iloc[0]
     assert (stopped["seed"], stopped["total_env_steps"], stopped["final_return_mean"]) == (2, 3000, 16.0)
     assert stopped["time_to_target_s"] == 11.0  # its curve reached 15 at update 3 with a full window (30 episodes)
@@ -353,3 +358,38 @@ def test_a_learning_run_that_failed_counts_up_to_where_its_curve_reaches(tmp_pat
     assert "| async | 8 | 2 (+1 stopped early) | 12.0 [" in out
     assert "| async | 8 | 2 | 16.0 ± 1.0 (stopped early: job failed) | 30 | 3000 | 11.0 | 3000 | n/a |" in out
     assert "a2/result.json (async, num_envs=8): DuplicateEnvError: env 3" in out  # still listed as failed
+
+
+def stopped_at_target(root, name, returns, **kw):
+    """A learning run that stopped because it reached its target (schedule.stop_at_target)."""
+    path = learn(root, name, returns, stops={"stop_at_target": True}, **kw)
+    rec = json.loads(path.read_text())
+    rec["learning"]["stopped_by"] = "target_return"
+    results.write_atomic(path, rec)
+    return path
+
+
+def test_a_seed_stopped_at_the_target_is_carried_at_its_last_return(tmp_path):
+    """It reached the target, by definition: past its last point it counts at its last return, in the IQM
+    curve (returns.json) and at equal env steps, so the aggregate runs over every seed to where the last
+    one stopped and ends at the final IQM. A seed that ran to its budget is not carried."""
+    for seed, returns in enumerate([[0.0, 8.0, 16.0], [0.0, 6.0, 12.0, 15.5], [0.0, 4.0, 8.0, 12.0, 15.0]]):
+        stopped_at_target(tmp_path, f"s{seed}", returns, seed=seed)
+    for seed, top in enumerate([12.0, 14.0, 13.0]):
+        learn(tmp_path, f"a{seed}", [0.0, 5.0, 10.0, top - 1, top], mode="async", groups=2, seed=seed)
+    c = collect([tmp_path], plot=False)
+    confs = {conf["mode"]: conf for conf in json.loads((tmp_path / "summary" / "returns.json").read_text())[
+        "configurations"]}
+    step = confs["step"]["iqm_vs_env_steps"]
+    assert step["env_steps"][-1] == 5000 and step["return"][-1] == 15.5 == learning_row(c, "step")["final_iqm"]
+    assert {k for k, r in zip(step["seeds"], step["return"]) if r is not None} == {3}
+    drawn = [r for r in step["return"] if r is not None]
+    assert all(b >= a for a, b in zip(drawn, drawn[1:]))  # every seed rising: so is the IQM
+    pair = c.equal_steps[0]
+    assert pair["points"]["env_steps"].tolist() == [1250, 2500, 3750, 5000]
+    assert pair["points"]["iqm_a"][2] == pytest.approx((16.0 + (12.0 + 0.75 * 3.5) + (8.0 + 0.75 * 4.0)) / 3)
+    assert pair["points"]["iqm_a"][3] == pytest.approx(15.5) and pair["points"]["iqm_b"][3] == pytest.approx(13.0)
+    learn(tmp_path / "budget", "a0", [0.0, 16.0], seed=0)  # at the target on its last point, but its budget ended it
+    learn(tmp_path / "budget", "a1", [0.0, 5.0, 10.0], seed=1)
+    c = collect([tmp_path / "budget"], plot=False)
+    assert [conf["env_steps"]["x"][-1] for conf in c.curves] == [2000]  # the aggregate ends where it ended

@@ -57,9 +57,14 @@ def test_the_tables_and_charts_give_positive_intervals_around_the_mean(tmp_path)
     chart = json.loads((tmp_path / "summary" / "chart.json").read_text())
     points = chart["stepRaw"]
     assert [p["n"] for p in points] == [8, 64]
-    for p in points:
-        assert all(isinstance(p[k], int) for k in ("n", "thr", "thr_lo", "thr_hi"))
-        assert 0 <= p["thr_lo"] <= p["thr"] <= p["thr_hi"], p
+    rows = {int(r["num_envs"]): r for r in csv.to_dict("records")}
+    for p in points:  # whole env-steps/s from 100 up; below, 3 significant figures: never rounded to 0
+        assert isinstance(p["n"], int) and 0 < p["thr_lo"] <= p["thr"] <= p["thr_hi"], p
+        for k, col in (("thr", "mean"), ("thr_lo", "lo"), ("thr_hi", "hi")):
+            v = rows[p["n"]][col]
+            assert isinstance(p[k], int) == (v >= 100) and p[k] == (round(v) if v >= 100 else float(f"{v:.3g}")), (
+                p, k, v)
+    assert points[1]["thr_lo"] < 1  # SKEWED's interval reaches below 1 env-step/s: said so, not as 0
     r = row(c, "step", 8)
     md = (tmp_path / "summary" / "table.md").read_text()
     assert f"| 8 | {r['mean']:.0f} [{r['lo']:.0f}, {r['hi']:.0f}] (!) |" in md
@@ -187,3 +192,18 @@ def test_warnings_are_marked_beside_the_cells_they_weaken_and_said_under_the_tab
     said = dict(zip(zip(csv["mode"], csv["num_envs"]), csv["warnings"].map(json.loads)))
     assert said[("step", 8)] == [rec_w for rec_w in json.loads(weak.read_text())["warnings"]]
     assert said[("step", 16)] == [] and said[("sendrecv", 8)] == []
+
+
+def test_throughput_png_takes_every_interval_whole(tmp_path):
+    """throughput.png's axes grow to every interval it draws (matplotlib's autoscale over the error bars), so
+    none runs off unmarked: the page cuts them with an arrow instead (tests/test_report_html.py)."""
+    pytest.importorskip("matplotlib")
+    from ppo_bench.collect.throughput import throughput_plot
+
+    for (mode, n), reps in {("step", 1): [40.0, 650.0], ("step", 8): [1000.0, 1010.0],
+                            ("sendrecv", 1): [300.0, 380.0], ("sendrecv", 8): [700.0, 2900.0]}.items():
+        write(tmp_path, f"{mode}-{n}", mode=mode, n=n, reps=reps, sched_extra={"reps": 2})
+    c = collect([tmp_path], plot=False)
+    top, bottom = throughput_plot(c.table, "quick").axes
+    assert top.get_ylim()[0] <= c.table["lo"].min() < c.table["hi"].max() <= top.get_ylim()[1]
+    assert bottom.get_ylim()[0] <= c.table["speedup_lo"].min() < c.table["speedup_hi"].max() <= bottom.get_ylim()[1]

@@ -24,6 +24,7 @@ import pytest
 from scipy.stats import t as student_t
 
 from ppo_bench.collect import collect
+from ppo_bench.collect.curves import aggregate_name
 from ppo_bench.collect.figures import NUDGE
 from test_collect import write
 
@@ -90,6 +91,7 @@ TRACES = """prefix => Array.from(document.querySelectorAll('div.plot')).filter(d
     colour: (t.line && t.line.color) || (t.marker && t.marker.color) || null,
     symbols: t.marker && Array.isArray(t.marker.symbol) ? Array.from(t.marker.symbol) : null,
     up: t.error_y ? Array.from(t.error_y.array) : null, down: t.error_y ? Array.from(t.error_y.arrayminus) : null})))"""
+TRACES_COUNTED = TRACES.replace("colour:", "counts: Array.from(t.customdata || []), colour:")
 
 
 def close(a, b, tol=1e-9) -> bool:
@@ -232,20 +234,25 @@ def test_page_in_chromium(browser, summaries, name):
         confs = {(c["group"], c["mode"], c["num_envs"]): c
                  for c in json.loads((out / "returns.json").read_text())["configurations"]}
         for x in ("env_steps", "wall_s"):
-            drawn = page.evaluate(TRACES, f"chart-returns-{x.replace('_', '-')}")
+            drawn = page.evaluate(TRACES_COUNTED, f"chart-returns-{x.replace('_', '-')}")
             for r in returns.to_dict("records"):
                 key = (r["group"], r["mode"], r["num_envs"])
-                mine = {tr["meta"]["kind"]: tr for tr in drawn if tr["meta"]["kind"] != "seed"
-                        and (tr["meta"]["group"], tr["meta"]["mode"], tr["meta"]["num_envs"]) == key}
-                agg, iqm = mine["aggregate"], confs[key][f"iqm_vs_{x}"]
-                assert mine["aggregate"]["meta"]["name"] == (f"IQM of {r['seeds']} seeds" if r["seeds"] >= 4 else
-                                                            f"mean of {r['seeds']} seeds")
-                k = len(iqm[x])  # returns.json's IQM up to the shortest seed, then carried on
-                assert same(agg["x"][:k], iqm[x], 0.006) and same(agg["y"][:k], iqm["return"], 0.006)
-                assert len(agg["x"]) >= k
+                mine = [tr for tr in drawn if tr["meta"]["kind"] != "seed"
+                        and (tr["meta"]["group"], tr["meta"]["mode"], tr["meta"]["num_envs"]) == key]
+                aggs, iqm = [tr for tr in mine if tr["meta"]["kind"] == "aggregate"], confs[key][f"iqm_vs_{x}"]
+                mine = {tr["meta"]["kind"]: tr for tr in mine}
+                for agg in aggs:  # each part named for the seeds it is over
+                    assert {aggregate_name(k) for k in agg["counts"]} == {agg["meta"]["name"]}
+                assert aggs[-1]["meta"]["name"] == aggregate_name(r["seeds"])  # it ends over the finished seeds
+                points = [(a, b, k) for tr in aggs for a, b, k in zip(tr["x"], tr["y"], tr["counts"])]
+                held = [(a, b, k) for a, b, k in zip(iqm[x], iqm["return"], iqm["seeds"]) if k is not None]
+                assert len(points) == len(held) and all(  # returns.json's IQM curve, drawn as it is
+                    close(a[0], b[0], 0.006) and close(a[1], b[1], 0.006) and a[2] == b[2]
+                    for a, b in zip(points, held))
                 lows, highs = mine["band_min"]["y"], mine["band_max"]["y"]
-                assert mine["band_min"]["fill"] == "tonexty"
-                assert all(lo <= a + 1e-9 <= hi + 2e-9 for lo, a, hi in zip(lows, agg["y"], highs) if a is not None)
+                assert mine["band_min"]["fill"] == "tonexty" and same(mine["band_min"]["x"], iqm[x], 0.006)
+                band = {round(a, 2): (lo, hi) for a, lo, hi in zip(mine["band_min"]["x"], lows, highs)}
+                assert all(band[round(a, 2)][0] <= b + 1e-9 <= band[round(a, 2)][1] + 2e-9 for a, b, _ in points)
                 col = "env_steps_to_target_per_seed" if x == "env_steps" else "time_to_target_per_seed"
                 hit = sorted(v for v in json.loads(r[col]) if v is not None)
                 assert sorted(mine["target"]["x"]) == pytest.approx(hit) if hit else "target" not in mine
@@ -352,7 +359,7 @@ def test_page_written_linked_listed_and_offline(tmp_path):
     assert {re.sub(r"-\d+$", "", k) for k in figures} == {"chart-throughput", "chart-speedup"}
     assert page.count("plotly.js (basic - minified) v") == 1 and page.count("Plotly.newPlot") == 1  # embedded once
     assert len(page.encode()) <= MAX_BYTES
-    assert "<table>" in page and "sendrecv/step" in page and 'href="table.csv"' in page
+    assert "<table>" in page and "<th>sendrecv/<wbr>step</th>" in page and 'href="table.csv"' in page
     assert 'id="provenance"' in page and "abc" in page  # the records' commit
     collect([tmp_path / "runs"], out_dir=out, plot=False)  # a later collection without the figures removes it
     assert not (out / "report.html").exists() and "report.html" not in (out / "table.md").read_text()
@@ -386,3 +393,220 @@ def test_throughput_interval_on_log_reps_never_below_zero():
     skewed = [1.0] * 9 + [1000.0]  # the mean, 100.9, lies above the interval on log reps: its end moves out
     lo, hi = view.log_interval(skewed, sum(skewed) / 10)
     assert 0 < lo < hi == pytest.approx(100.9)
+
+
+# Synthetic collections, small and fast: a CPU quick job whose 2 reps spread wide (its intervals run far
+# beyond any axis that keeps its points readable), a learning sweep whose best seed stops at the target
+# first (and one of whose other configuration's seeds failed part-way), and a sweep of every mode in two
+# rounds (table.md's widest table: probes, paired speed-ups, limit and efficiencies).
+QUICK = {("step", 1): [40.0, 650.0], ("step", 8): [1000.0, 1010.0],
+         ("sendrecv", 1): [300.0, 380.0], ("sendrecv", 8): [700.0, 2900.0]}
+BEST_FIRST = [[-20.0, -5.0, 10.0, 16.0], [-20.0, -10.0, 0.0, 10.0, 15.5], [-20.0, -12.0, -4.0, 4.0, 12.0, 15.2],
+              [-20.0, -15.0, -8.0, 0.0, 8.0, 13.0, 15.1], [-21.0, -18.0, -12.0, -6.0, 0.0, 6.0, 12.0, 15.0]]
+WIDE_MODES = (("step", 1, 1700.0), ("sendrecv", 1, 1800.0), ("async", 2, 2500.0), ("env_only", 1, 2500.0),
+              ("agent_only", 1, 9000.0), ("agent_only", 2, 6500.0))  # at 64 envs and more: 8x (the H200's)
+
+
+@pytest.fixture(scope="module")
+def synthetic(tmp_path_factory):
+    """The three synthetic collections, collected with the figures on: {name: out dir}."""
+    pytest.importorskip("plotly")
+    pytest.importorskip("matplotlib")
+    from test_collect_learning import failed_learn, learn
+
+    root = tmp_path_factory.mktemp("synthetic")
+    for (mode, n), reps in QUICK.items():
+        write(root / "quick", f"{mode}-{n}", mode=mode, n=n, reps=reps, sched_extra={"reps": 2})
+    for seed, returns in enumerate(BEST_FIRST):
+        path = learn(root / "learning", f"a{seed}", returns, mode="async", groups=2, seed=seed,
+                     stops={"stop_at_target": True})
+        rec = json.loads(path.read_text())
+        rec["learning"]["stopped_by"] = "target_return"
+        path.write_text(json.dumps(rec))
+    for seed, top in enumerate([8.0, 10.0, 12.0]):
+        learn(root / "learning", f"s{seed}", [-20.0, -10.0, 0.0, top / 2, top, top], seed=seed)
+    failed_learn(root / "learning", "s3", [-20.0, -6.0, 4.0], mode="step", groups=1, seed=3)
+    for mode, groups, base in WIDE_MODES:
+        for n in (1, 8, 64, 256):
+            for rnd in (0, 1):
+                reps = [base * min(n, 64) ** 0.5 * f * (1 + 0.03 * rnd) for f in (0.93, 1.0, 1.08)]
+                write(root / "wide", f"{mode}-{groups}-{n}-{rnd}", mode=mode, n=n, groups=groups, round=rnd, reps=reps)
+    made = {}
+    for name in ("quick", "learning", "wide"):
+        made[name] = root / f"{name}-summary"
+        collect([root / name], out_dir=made[name])
+    return made
+
+
+PANELS = """prefix => Array.from(document.querySelectorAll('div.plot')).filter(d => d.id.startsWith(prefix))
+  .map(d => ({div: d.id, type: d._fullLayout.yaxis.type, range: Array.from(d._fullLayout.yaxis.range),
+    caption: d.closest('section').querySelector('.blurb').textContent,
+    legend: Array.from(d.closest('section').querySelectorAll('.legend [data-legend]')).map(s => s.dataset.legend),
+    traces: d.data.map(t => ({meta: t.meta, x: Array.from(t.x || []), y: Array.from(t.y || []),
+      text: Array.isArray(t.text) ? Array.from(t.text) : null,
+      symbols: t.marker && Array.isArray(t.marker.symbol) ? Array.from(t.marker.symbol) : (t.marker || {}).symbol,
+      up: t.error_y ? Array.from(t.error_y.array) : null,
+      down: t.error_y ? Array.from(t.error_y.arrayminus) : null}))}))"""
+
+
+def interval_cuts(panels) -> int:
+    """Every interval drawn whole within its panel's y axis, or cut at the axis by an arrow there, in its
+    trace's colour, whose hover is the point's own (the interval whole); no arrow where nothing is cut.
+    Returns how many cuts were seen."""
+    seen = 0
+    for p in panels:
+        edge = [10 ** v for v in p["range"]] if p["type"] == "log" else p["range"]
+        inside = lambda v: edge[0] <= v <= edge[1]  # noqa: E731
+        marks = {(round(x, 9), sym): text for tr in p["traces"] if tr["meta"]["kind"] == "cut"
+                 for x, y, sym, text in zip(tr["x"], tr["y"], tr["symbols"], tr["text"]) if inside(y)}
+        wanted = {}
+        for tr in p["traces"]:
+            for x, y, up, down, text in zip(tr["x"], tr["y"], tr["up"] or [], tr["down"] or [], tr["text"] or []):
+                if y is None:
+                    continue
+                if y + up > edge[1] * (1 + 1e-9):
+                    wanted[(round(x, 9), "arrow-up")] = text
+                if y - down < edge[0] * (1 - 1e-9):
+                    wanted[(round(x, 9), "arrow-down")] = text
+            for y in tr["y"] if tr["meta"]["kind"] in ("band_min", "band_max") else []:
+                assert y is None or inside(y), (p["div"], tr["meta"])
+        assert marks == wanted, (p["div"], sorted(marks), sorted(wanted))
+        if wanted:
+            assert "cut" in p["caption"] and any("cut" in name for name in p["legend"]), p["div"]
+        seen += len(wanted)
+    return seen
+
+
+def test_no_interval_leaves_an_axis_unmarked(browser, summaries, synthetic):
+    """The quick job's 2 reps give [3e-6, 1e10]-wide intervals, its speed-ups whiskers to 30x: each is cut at
+    the axis with an arrow, on every chart, and so is any in the committed sweeps."""
+    page, _ = opened(browser, synthetic["quick"], 1400)
+    cut = {chart: interval_cuts(page.evaluate(PANELS, chart)) for chart in ("chart-throughput", "chart-speedup")}
+    assert cut["chart-throughput"] >= 2 and cut["chart-speedup"] >= 1, cut
+    page.close()
+    for out in [*summaries.values(), synthetic["learning"]]:
+        page, _ = opened(browser, out, 1400)
+        interval_cuts(page.evaluate(PANELS, "chart-"))
+        page.close()
+
+
+def test_a_seed_stopping_at_the_target_never_drops_the_aggregate(browser, synthetic):
+    """The best seed reaches +15 first and stops: it is carried at its last return (it reached the target),
+    so the IQM of 5 seeds, every seed rising, never falls, and ends at returns.csv's final IQM. A seed whose
+    job failed part-way counts up to its failure; past it the aggregate is named for the seeds left."""
+    out = synthetic["learning"]
+    returns = pd.read_csv(out / "returns.csv").set_index("mode")
+    page, _ = opened(browser, out, 1400)
+    for chart in ("chart-returns-env-steps", "chart-returns-wall-s"):
+        drawn = page.evaluate(TRACES_COUNTED, chart)
+        agg = [tr for tr in drawn if tr["meta"]["kind"] == "aggregate" and tr["meta"]["mode"] == "async"]
+        assert len(agg) == 1 and agg[0]["meta"]["name"] == "IQM of 5 seeds", [a["meta"] for a in agg]
+        ys = [y for y in agg[0]["y"] if y is not None]
+        assert all(b >= a - 1e-9 for a, b in zip(ys, ys[1:])), ys
+        assert set(agg[0]["counts"]) == {5}
+        assert ys[-1] == pytest.approx(returns.loc["async", "final_iqm"], abs=1e-3)
+        carried = [tr for tr in drawn if tr["meta"]["kind"] == "carried" and tr["meta"]["mode"] == "async"]
+        assert sorted(tr["meta"]["seed"] for tr in carried) == [0, 1, 2, 3]  # all but the last to stop
+        assert all(len(set(tr["y"])) == 1 and tr["y"][0] == BEST_FIRST[tr["meta"]["seed"]][-1] for tr in carried)
+        step = [tr for tr in drawn if tr["meta"]["kind"] == "aggregate" and tr["meta"]["mode"] == "step"]
+        assert [tr["meta"]["name"] for tr in step] == ["IQM of 4 seeds", "mean of 3 seeds"]
+        for tr in step:
+            assert {aggregate_name(k) for k in tr["counts"]} == {tr["meta"]["name"]}
+        failed = [tr for tr in drawn if tr["meta"]["kind"] == "failed"]
+        assert [tr["meta"]["seed"] for tr in failed] == [3]
+        assert max(step[0]["x"]) <= failed[0]["x"][0] < min(step[1]["x"])
+    page.close()
+
+
+LEGEND = """prefix => Array.from(document.querySelectorAll('section')).filter(s => s.id.startsWith(prefix))
+  .map(s => ({id: s.id,
+    keys: Array.from(s.querySelectorAll('.legend [data-legend]')).map(k => ({name: k.dataset.legend,
+      colours: Array.from(k.querySelectorAll('svg *')).flatMap(e => [e.getAttribute('stroke'), e.getAttribute('fill')])
+        .filter(c => c && c !== 'white' && c !== 'none')})),
+    drawn: Array.from(s.querySelectorAll('div.plot')).flatMap(d => d.data.map(t => {
+      const m = t.marker || {}, l = t.line || {}, shows = k => (t.mode || 'lines').includes(k);
+      return {legend: (t.meta || {}).legend || null, points: Array.from(t.y || []).filter(v => v !== null).length,
+              colours: [shows('lines') && l.width !== 0 ? l.color : null, shows('markers') ? m.color : null,
+                        shows('markers') && m.line && m.line.width ? m.line.color : null, t.fill ? t.fillcolor : null]
+                        .filter(c => c)}; })
+      .concat(((d.layout || {}).shapes || []).filter(sh => sh.name).map(sh => ({legend: sh.name, points: 1,
+        colours: [sh.line.color]}))))}))"""
+
+
+def rgb(colour: str) -> tuple:
+    """#rrggbb or rgba(r,g,b,a) as (r, g, b)."""
+    if colour.startswith("#"):
+        return tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return tuple(int(float(v)) for v in re.findall(r"[\d.]+", colour)[:3])
+
+
+def check_legends(sections) -> int:
+    """Each legend key is drawn in the colours of the marks it names, no other; every mark is named by a
+    key, and no key names a mark that is absent (no point drawn)."""
+    keys = 0
+    for s in sections:
+        named = {k["name"]: {rgb(c) for c in k["colours"]} for k in s["keys"]}
+        drawn: dict = {}
+        for d in s["drawn"]:
+            if d["legend"] is None:
+                continue
+            entry = drawn.setdefault(d["legend"], {"colours": set(), "points": 0})
+            entry["colours"] |= {rgb(c) for c in d["colours"]}
+            entry["points"] += d["points"]
+        assert set(named) == set(drawn), (s["id"], set(named) ^ set(drawn))
+        for name, colours in named.items():
+            assert colours == drawn[name]["colours"], (s["id"], name, colours, drawn[name]["colours"])
+            assert drawn[name]["points"] > 0, (s["id"], name)
+        assert all(d["legend"] for d in s["drawn"] if d["points"]), s["id"]  # every mark is in the legend
+        keys += len(named)
+    return keys
+
+
+def test_legend_keys_are_drawn_in_the_marks_colours(browser, summaries, synthetic):
+    for out in [*summaries.values(), *synthetic.values()]:
+        page, _ = opened(browser, out, 1400)
+        assert check_legends(page.evaluate(LEGEND, "chart-")) > 3
+        page.close()
+
+
+TABLES = """() => Array.from(document.querySelectorAll('#tables table')).map(t => {
+  const box = t.parentElement.getBoundingClientRect(), cue = t.parentElement.previousElementSibling;
+  return {heads: Array.from(t.querySelectorAll('th')).map(h => { const r = h.getBoundingClientRect();
+            return [h.textContent, r.left >= box.left - 1 && r.right <= box.right + 1 && r.right <= innerWidth]; }),
+          overflows: t.parentElement.scrollWidth > t.parentElement.clientWidth + 1,
+          cue: cue && cue.classList.contains('cue') && cue.offsetParent !== null ? cue.textContent : null}; })"""
+
+
+def test_tables_are_readable_at_1400_px(browser, summaries, synthetic):
+    """table.md's widest table (every mode, probes, paired speed-ups, the limit and the efficiencies) shows
+    every column at 1400 px; where a table is still wider than the window (800 px), a line above it says
+    so and which columns are out of sight, and scrolling its box sideways brings the last one in."""
+    page, _ = opened(browser, synthetic["wide"], 1400)
+    tables = page.evaluate(TABLES)
+    widest = max(tables, key=lambda t: len(t["heads"]))
+    assert len(widest["heads"]) >= 14 and {"limit", "eff async"} <= {h for h, _ in widest["heads"]}
+    for t in tables:
+        assert all(shown for _, shown in t["heads"]) or t["cue"], t
+    assert all(shown for _, shown in widest["heads"]), widest
+    page.close()
+    for out, width in ((synthetic["wide"], 800), (summaries["runtimes"], 1400), (summaries["runtimes"], 800)):
+        page, _ = opened(browser, out, width)
+        for i, t in enumerate(page.evaluate(TABLES)):
+            hidden = [h for h, shown in t["heads"] if not shown]
+            assert not hidden or (t["cue"] and all(h in t["cue"] for h in hidden[-2:])), (width, t)
+            if t["overflows"]:
+                page.evaluate("i => { const b = document.querySelectorAll('#tables table')[i].parentElement;"
+                              " b.scrollLeft = b.scrollWidth; }", i)
+                assert page.evaluate(TABLES)[i]["heads"][-1][1], (width, t["heads"][-1])
+        page.close()
+
+
+def test_gridlines_only_at_the_labelled_ticks(browser, summaries, synthetic):
+    """A log axis's minor gridlines (each decade's 2..9) crowded into a grey band in a panel's height: the
+    page draws a gridline at a labelled tick only."""
+    for out in (summaries["runtimes"], synthetic["quick"]):
+        page, _ = opened(browser, out, 1400)
+        lines = page.evaluate("""() => Array.from(document.querySelectorAll('div.plot'))
+          .map(d => [d.id, d.querySelectorAll('path.ygrid').length, d.querySelectorAll('.ytick').length])""")
+        assert all(grid <= ticks for _, grid, ticks in lines), lines
+        page.close()

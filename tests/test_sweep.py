@@ -57,7 +57,8 @@ def test_quick_preset_sweeps_its_grid_and_is_collected(tmp_path):
     chart = json.loads((tmp_path / "again" / "chart.json").read_text())
     for name in ("stepRaw", "recvRaw"):
         assert [p["n"] for p in chart[name]] == [1, 8]
-        assert all(isinstance(p[k], int) and p["thr"] > 0 for p in chart[name] for k in ("thr", "thr_lo", "thr_hi"))
+        assert all((isinstance(p[k], int) or p[k] < 100) and p[k] > 0  # whole from 100 up, never rounded to 0
+                   for p in chart[name] for k in ("thr", "thr_lo", "thr_hi"))
     assert chart["meta"]["game"] == "pong" and chart["meta"]["device"] == "cpu"
     table = pd.read_csv(tmp_path / "again" / "table.csv")
     assert len(table) == 4 and table["n"].tolist() == [2, 2, 2, 2]

@@ -14,6 +14,14 @@ by no more than the wider of the two seed ranges (see `at_equal_steps`): the acc
 asks for ACCEPT_SEEDS seeds a side. A file from before a key of KEYS reads as its default (load
 reads every config in today's schema), so an older run pairs with a new one. The learning section
 fills and shows these (this module reads no file and writes none).
+
+Where a run ended decides how it counts past its end (`values_on`, `reach`), here and in every curve
+over seeds (learning's IQM curve, the page's aggregate). A run that stopped because it reached its
+target (its record's `stopped_by`, schedule.stop_at_target) has reached it, by definition: past its
+end it counts at its last return (carried), so the best seed stopping first does not drop the IQM. A
+run that ended otherwise (its env steps or its seconds ran out, or its job failed part-way) says
+nothing past its end: an aggregate over every seed ends there (`reach`: where the first such seed
+ended; where every seed stopped at its target, where the last did).
 """
 
 from __future__ import annotations
@@ -34,6 +42,12 @@ MODE = "mode"
 KEYS = ("agent.overlap",)  # config keys (flat, as in a group's identity) whose values are compared
 PAIRED = (MODE, *KEYS)
 SPEED_ONLY = ("env.num_threads",)  # may differ within a pair besides the compared key (see above)
+AT_TARGET = "target_return"  # a learning record's stopped_by when its run stopped at its target
+
+
+def aggregate_name(seeds: int) -> str:
+    """What trim_mean(x, TRIM) over this many seeds is: it trims a seed at each end from 4 seeds on."""
+    return f"IQM of {seeds} seeds" if seeds >= 4 else "1 seed" if seeds == 1 else f"mean of {seeds} seeds"
 
 
 def curve_on(learning: dict, x: str, grid: np.ndarray) -> np.ndarray:
@@ -57,9 +71,34 @@ def across_seeds(values: np.ndarray) -> dict:
     return out
 
 
+def end(learning: dict, x: str) -> float:
+    """A run's last curve point on `x` (0 where it has none)."""
+    return learning["curve"][x][-1] if learning["curve"][x] else 0.0
+
+
+def carried(sub: pd.DataFrame) -> list[bool]:
+    """Per seed (rows of `seeds`), whether its run stopped at its target: a finished job whose record says so."""
+    failed = sub["stopped"].notna() if "stopped" in sub else pd.Series(False, index=sub.index)
+    return [lr.get("stopped_by") == AT_TARGET and not f for lr, f in zip(sub["learning"], failed)]
+
+
+def values_on(sub: pd.DataFrame, x: str, grid: np.ndarray) -> np.ndarray:
+    """Each seed's running mean return at `grid` (a row per seed, `curve_on`), a seed that stopped at
+    its target carried at its last return past its end."""
+    rows = [curve_on(lr, x, grid) for lr in sub["learning"]]
+    for v, lr, carry in zip(rows, sub["learning"], carried(sub)):
+        last = [r for r in lr["curve"]["return_mean"] if r is not None]
+        if carry and last:
+            v[grid > end(lr, x)] = last[-1]
+    return np.array(rows, dtype=float).reshape(len(rows), len(grid))
+
+
 def reach(sub: pd.DataFrame, x: str) -> float:
-    """How far every seed of a row got: the smallest of their last curve points (0 when one has none)."""
-    return min((lr["curve"][x][-1] if lr["curve"][x] else 0.0) for lr in sub["learning"])
+    """How far every seed of a row counts: to where the first run that did not stop at its target ended
+    (its budget, or its job failed); where every one stopped at its target, to where the last did."""
+    ends = [end(lr, x) for lr in sub["learning"]]
+    short = [e for e, carry in zip(ends, carried(sub)) if not carry]
+    return min(short) if short else max(ends, default=0.0)
 
 
 def at_equal_steps(a: pd.DataFrame, b: pd.DataFrame, grid) -> pd.DataFrame:
@@ -73,7 +112,7 @@ def at_equal_steps(a: pd.DataFrame, b: pd.DataFrame, grid) -> pd.DataFrame:
     without on the H200. Such a separation comes by chance at one point 1 time in 10 with 3 seeds a
     side, 1 in 28 with 3 against 5.)"""
     grid = np.asarray(grid, dtype=float)
-    sa, sb = (across_seeds(np.array([curve_on(lr, "env_steps", grid) for lr in s["learning"]])) for s in (a, b))
+    sa, sb = (across_seeds(values_on(s, "env_steps", grid)) for s in (a, b))
     out = pd.DataFrame({"env_steps": grid, **{f"{k}_a": v for k, v in sa.items()},
                         **{f"{k}_b": v for k, v in sb.items()}})
     # one seed a side has no spread to compare with: no verdict rather than "no" on any difference

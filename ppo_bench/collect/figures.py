@@ -23,8 +23,8 @@ import pandas as pd
 
 from ppo_bench.registry import MODES
 from . import palette, side_by_side, view
-from .chart import (Chart, Legend, Panel, error, layout, log_axis, nums, one_line, ratio_axis, rows_of, scatter,
-                    x_axis)
+from .chart import (Chart, Legend, Panel, cut_caption, cut_marks, error, layout, log_axis, nums, one_line, ratio_axis,
+                    rows_of, scatter, x_axis)
 from .common import mode_order, probes
 
 THR = "env-steps/s"
@@ -62,12 +62,12 @@ def flag_ring(s: pd.DataFrame, y: str, legend: Legend) -> list[dict]:
     hit = [(r, f) for r, f in hit if f]
     if not hit:
         return []
-    legend.add("ringed: contended, overloaded or beside other jobs", FLAG_RING, "marker", symbol="circle-open",
-               extra=True)
-    return [scatter(x=[r.num_envs for r, _ in hit], y=nums(getattr(r, y) for r, _ in hit), mode="markers",
-                    marker={"symbol": "circle-open", "size": 17, "color": FLAG_RING, "line": {"width": 1.5}},
-                    text=["; ".join(f) for _, f in hit], hovertemplate="%{text}<extra></extra>",
-                    meta={"kind": "flag", "rows": [[r.group, r.mode, int(r.num_envs)] for r, _ in hit]})]
+    ring = scatter(x=[r.num_envs for r, _ in hit], y=nums(getattr(r, y) for r, _ in hit), mode="markers",
+                   marker={"symbol": "circle-open", "size": 17, "color": FLAG_RING, "line": {"width": 1.5}},
+                   text=["; ".join(f) for _, f in hit], hovertemplate="%{text}<extra></extra>",
+                   meta={"kind": "flag", "rows": [[r.group, r.mode, int(r.num_envs)] for r, _ in hit]})
+    return [legend.mark(ring, "ringed: contended, overloaded or beside other jobs", FLAG_RING, "marker",
+                        symbol="circle-open", extra=True)]
 
 
 def _bound_text(r) -> str:
@@ -93,7 +93,7 @@ def throughput_chart(t: pd.DataFrame) -> Chart:
     y = log_axis(list(t["mean"]) + list(t["bound"]) + reps, f"{THR} (log scale)",
                  reach=list(t["log_lo"]) + list(t["log_hi"]))
     x = x_axis(t["num_envs"])
-    panels = []
+    panels, opened = [], False
     for title in view.panel_titles(t):
         tp = t[t["panel"] == title]
         data, notes = [], []
@@ -102,38 +102,38 @@ def throughput_chart(t: pd.DataFrame) -> Chart:
             # each rep a dot, spread over 0.3 of an octave around its num_envs so that equal ones show
             pts = [(n * 2 ** (0.3 * (i / max(len(rr) - 1, 1) - 0.5) if len(rr) > 1 else 0), v, key)
                    for n, rr, key in zip(s["num_envs"], s["reps"], rows_of(s)) for i, v in enumerate(json.loads(rr))]
-            data.append(scatter(x=[p[0] for p in pts], y=[p[1] for p in pts], mode="markers", opacity=0.45,
-                                marker={"color": st["colour"], "size": 4}, hoverinfo="skip",
-                                meta={"kind": "reps", "curve": curve, "rows": [p[2] for p in pts]}))
-            legend.add("each rep (dots)", "#888888", "marker", symbol="circle", extra=True)
+            data.append(legend.mark(scatter(x=[p[0] for p in pts], y=[p[1] for p in pts], mode="markers", opacity=0.45,
+                                            marker={"color": st["colour"], "size": 4}, hoverinfo="skip",
+                                            meta={"kind": "reps", "curve": curve, "rows": [p[2] for p in pts]}),
+                                    "each rep (dots)", st["colour"], "marker", symbol="circle", extra=True))
             loop = not s["probe"].iloc[0]
             held = s[s["bound"].notna()] if loop else s.iloc[0:0]
             if len(held):
-                data.append(scatter(
+                data.append(legend.mark(scatter(
                     x=nums(held["num_envs"]), y=nums(held["bound"]), mode="lines+markers",
                     line={"color": st["colour"], "dash": "dash", "width": 1.4},
                     marker={"symbol": "line-ew-open", "size": 14, "color": st["colour"], "line": {"width": 2}},
                     text=[f"{curve}'s {k} bound: {view.fmt(b)}" for k, b in zip(held["bound_kind"], held["bound"])],
                     hovertemplate="%{text}<extra></extra>",
-                    meta={"kind": "bound", "mode_name": s["mode_name"].iloc[0], "rows": rows_of(held)}))
-                legend.add(BOUND, "#555555", dash="dash", width=1.4, extra=True)
+                    meta={"kind": "bound", "mode_name": s["mode_name"].iloc[0], "rows": rows_of(held)}),
+                    BOUND, st["colour"], dash="dash", width=1.4, extra=True))
             unbound = s["bound"].isna() & loop & bool(t["probe"].any())  # open: no bound measured there
             symbols = [st["symbol"] + "-open" if u else st["symbol"] for u in unbound]
-            data.append(scatter(
+            data.append(legend.mark(scatter(
                 x=nums(s["num_envs"]), y=nums(s["mean"]), error_y=error(s["mean"], s["log_lo"], s["log_hi"]),
                 mode="lines+markers", line={"color": st["colour"], "dash": st["dash"], "width": st["width"]},
                 marker={"color": st["colour"], "symbol": symbols, "size": 9 if unbound.any() else 8,
                         "line": {"color": st["colour"], "width": 2}},
                 text=[_mean_text(r, loop) for r in s.itertuples()], hovertemplate="%{text}<extra></extra>",
-                meta={"kind": "mean", "mode_name": s["mode_name"].iloc[0], "curve": curve, "rows": rows_of(s)}))
-            legend.add(curve, st["colour"], dash=st["dash"], symbol=st["symbol"], width=st["width"])
+                meta={"kind": "mean", "mode_name": s["mode_name"].iloc[0], "curve": curve, "rows": rows_of(s)}),
+                curve, st["colour"], dash=st["dash"], symbol=st["symbol"], width=st["width"]))
             if unbound.any():
-                legend.add("open marker on a loop: no bound measured there", "#555555", "marker",
-                           symbol="circle-open", extra=True)
+                opened = True
                 missing = sorted({m for m in s.loc[unbound, "limit_missing"] if isinstance(m, str) and m})
                 notes.append(f"{curve}: no bound at {', '.join(map(str, s.loc[unbound, 'num_envs']))} envs "
                              f"(not measured{': no ' + '; '.join(missing) if missing else ''}).")
             data += flag_ring(s, "mean", legend)
+        data += cut_marks(data, y, legend)
         panels.append(Panel(title, data, layout(x, y), notes + schedule_notes(tp)))
     caption = (f"Each mode's throughput at each num_envs, on shared axes: the mean of its pooled reps (as in "
                f"table.csv) with a 95% interval on log {THR} (a t-interval on the log reps, exponentiated: never "
@@ -145,6 +145,9 @@ def throughput_chart(t: pd.DataFrame) -> Chart:
         caption += " Dotted, thin: the probes (one side of the loop alone) the bounds are made of."
     else:
         caption += f" No probe ({', '.join(probes())}) ran here, so no loop has a bound."
+    if opened:
+        caption += " An open marker on a loop: no bound measured there (the note under its panel names the probe)."
+    caption += cut_caption(legend)
     return Chart("chart-throughput", "Throughput against num_envs", hoist(panels, caption), legend.list(), panels)
 
 
@@ -157,14 +160,14 @@ def _ratio_traces(s: pd.DataFrame, curve: str, colour: str, symbol: str, columns
         if got.empty:
             continue
         name = curve + (" paired by round" if paired else "")
-        data.append(scatter(
+        data.append(legend.mark(scatter(
             x=nums(got["num_envs"] * (NUDGE if paired else 1)), y=nums(got[y]), error_y=error(got[y], got[lo], got[hi]),
             mode="lines+markers", line={"color": colour, "dash": "dash" if paired else dash, "width": 2},
             marker={"color": colour, "symbol": symbol + ("-open" if paired else ""), "size": 8},
             text=[f"<b>{name}</b>, {n} envs: {view.ratio(a, b, c)}" for n, a, b, c in
                   zip(got["num_envs"], got[y], got[lo], got[hi])], hovertemplate="%{text}<extra></extra>",
-            meta={"kind": y, "rows": rows_of(got, group), **(meta_extra or {})}))
-        legend.add(name, colour, dash="dash" if paired else dash, symbol=symbol + ("-open" if paired else ""))
+            meta={"kind": y, "rows": rows_of(got, group), **(meta_extra or {})}),
+            name, colour, dash="dash" if paired else dash, symbol=symbol + ("-open" if paired else "")))
     return data
 
 
@@ -186,12 +189,14 @@ def speedup_chart(t: pd.DataFrame) -> Chart | None:
             data += _ratio_traces(s, curve, st["colour"], st["symbol"].removesuffix("-open"), cols, legend,
                                   meta_extra={"mode_name": s["mode_name"].iloc[0]})
             data += flag_ring(s, "speedup", legend)
+        data += cut_marks(data, y, legend)
         line, label = one_line(1, f"= {ref}")
         panels.append(Panel(title, data, layout(x, y, shapes=[line], annotations=[label]), schedule_notes(tp)))
     caption = (f"Each loop's throughput over {ref}'s at the same num_envs: ratio of geometric means with a 95% "
                "Welch t-interval on log throughput (solid)")
     caption += ("; paired by round (dashed, open markers, drawn slightly right): per-round ratios of jobs run back "
                 "to back, t-interval on log ratios." if loops["paired_speedup"].notna().any() else ".")
+    caption += cut_caption(legend)
     return Chart("chart-speedup", f"Speed-up over {ref}", hoist(panels, caption), legend.list(), panels)
 
 
@@ -220,6 +225,7 @@ def side_by_side_chart(b: pd.DataFrame, column: str) -> Chart | None:
                 name = o + ("" if curve == sc["label"].iloc[0] else f" ({curve.split(', ', 1)[-1]})")
                 data += _ratio_traces(sc, f"{name} / {ref}", palette.value_colour(column, o), "circle", cols, legend,
                                       group="configuration", meta_extra={"value": o})
+        data += cut_marks(data, y, legend)
         line, label = one_line(1, f"= {ref}")
         panels.append(Panel(title, data, layout(x, y, shapes=[line], annotations=[label]), schedule_notes(s)))
     best = (f"; best loop = each {column}'s fastest loop" if (b["mode"] == side_by_side.BEST_LOOP).any() else "")
@@ -227,6 +233,7 @@ def side_by_side_chart(b: pd.DataFrame, column: str) -> Chart | None:
                "geometric means with a 95% Welch interval (solid)")
     caption += ("; paired by round (dashed, open markers): per-round ratios, t-interval on log ratios."
                 if any(b[f"{o}_paired"].notna().any() for o in others) else ".")
+    caption += cut_caption(legend)
     return Chart(f"chart-{column}s", f"{column.capitalize()}s side by side", hoist(panels, caption), legend.list(),
                  panels)
 
@@ -251,16 +258,17 @@ def baseline_chart(t: pd.DataFrame, baseline) -> Chart | None:
                                   meta_extra={"mode_name": s["mode_name"].iloc[0]}, dash=st["dash"])
             slow = s[s["regression"].astype(bool)]
             if len(slow):
-                data.append(scatter(x=nums(slow["num_envs"]), y=nums(slow["baseline_ratio"]), mode="markers",
-                                    marker={"symbol": "circle-open", "size": 18, "color": "#C00000",
-                                            "line": {"width": 2}},
-                                    hoverinfo="skip", meta={"kind": "regression", "rows": rows_of(slow)}))
-                legend.add("ringed red: slower than the baseline (whole interval below 1)", "#C00000", "marker",
-                           symbol="circle-open", extra=True)
+                data.append(legend.mark(
+                    scatter(x=nums(slow["num_envs"]), y=nums(slow["baseline_ratio"]), mode="markers",
+                            marker={"symbol": "circle-open", "size": 18, "color": "#C00000", "line": {"width": 2}},
+                            hoverinfo="skip", meta={"kind": "regression", "rows": rows_of(slow)}),
+                    "ringed red: slower than the baseline (whole interval below 1)", "#C00000", "marker",
+                    symbol="circle-open", extra=True))
+        data += cut_marks(data, y, legend)
         line, label = one_line(1, "= baseline")
         panels.append(Panel(title, data, layout(x, y, shapes=[line], annotations=[label]), schedule_notes(tp)))
     caption = (f"Throughput over the baseline's ({baseline}) for each configuration, mode and num_envs in both: "
-               "ratio of geometric means with a 95% Welch t-interval on log throughput.")
+               "ratio of geometric means with a 95% Welch t-interval on log throughput.") + cut_caption(legend)
     return Chart("chart-baseline", "Against the baseline", hoist(panels, caption), legend.list(), panels)
 
 

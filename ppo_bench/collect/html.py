@@ -42,7 +42,7 @@ LINK = f"Charts: [{FILE}]({FILE})"
 BUNDLE = Path(__file__).resolve().parent / "vendor" / "plotly-basic.min.js"
 FOLD = 6  # a list of table.md longer than this is folded (<details>), its length said
 STYLE = """
-body { font-family: system-ui, sans-serif; margin: 1.2em auto; max-width: 1280px; padding: 0 12px; color: #222; }
+body { font-family: system-ui, sans-serif; margin: 1.2em auto; max-width: 1480px; padding: 0 12px; color: #222; }
 h1 { margin: 0 0 0.2em; font-size: 1.6em; }
 h2 { border-bottom: 1px solid #ddd; padding-bottom: 0.2em; margin-top: 1.4em; }
 .meta, .blurb, .files { color: #555; font-size: 0.92em; overflow-wrap: anywhere; }
@@ -58,10 +58,15 @@ nav a { margin-right: 1em; white-space: nowrap; }
 .legend { display: flex; flex-wrap: wrap; gap: 2px 16px; font-size: 0.85em; margin: 0.3em 0 0.6em; }
 .legend span { white-space: nowrap; } .legend svg { vertical-align: middle; margin-right: 4px; }
 .swatch { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 5px; }
-table { border-collapse: collapse; margin: 0.6em 0; font-size: 0.85em; display: block; overflow-x: auto; }
-th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: right; white-space: nowrap; }
-th { background: #f3f3f3; } td.text { text-align: left; }
-td.long { white-space: normal; min-width: 28em; text-align: left; }
+table { border-collapse: collapse; margin: 0.6em 0; font-size: 0.85em; }
+th, td { border: 1px solid #ccc; padding: 0.2em 0.45em; text-align: right; }
+th { background: #f3f3f3; vertical-align: bottom; } td.text { text-align: left; }
+td.long { min-width: 18em; text-align: left; }
+.scroll { overflow-x: auto; margin: 0.6em 0; } .scroll table { margin: 0; }
+.scroll th:first-child, .scroll td:first-child { position: sticky; left: 0; background: #fff; z-index: 1; }
+.scroll th:first-child { background: #f3f3f3; }
+.cue { margin: 0.6em 0 -0.3em; font-size: 0.85em; color: #8a5a00; }
+.ci { font-size: 0.9em; color: #444; white-space: nowrap; }
 table.headline td, table.headline th { white-space: normal; text-align: left; } table.headline { font-size: 0.9em; }
 table.headline td.num { text-align: right; }
 dl.prov { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; font-size: 0.88em; }
@@ -81,6 +86,26 @@ DRAW = """<script>
     f.layout.template = template;
     Plotly.newPlot(id, f.data, f.layout, config);
   }
+})();
+</script>"""
+
+
+CUES = """<script>
+(function () {
+  // a table wider than its box: the line above it names the columns out of sight, until none are
+  function cue(box) {
+    const edge = box.getBoundingClientRect(), heads = Array.from(box.querySelectorAll("thead th"));
+    const hidden = heads.slice(1).filter(h => { const r = h.getBoundingClientRect();
+      return r.right > edge.right + 1 || r.left < edge.left + heads[0].offsetWidth - 1; }).map(h => h.textContent);
+    const line = box.previousElementSibling;
+    line.hidden = !hidden.length;
+    line.textContent = hidden.length ? `Wider than the window: ${hidden.length} of ${heads.length} columns out of ` +
+      `sight (${hidden.join(", ")}); scroll the table sideways.` : "";
+  }
+  const boxes = Array.from(document.querySelectorAll("#tables .scroll"));
+  boxes.forEach(b => b.addEventListener("scroll", () => cue(b)));
+  window.addEventListener("resize", () => boxes.forEach(cue));
+  boxes.forEach(cue);
 })();
 </script>"""
 
@@ -129,7 +154,7 @@ def page(c: Collection, out: Path) -> str:
         '<section id="tables"><h2>Tables and warnings</h2>'
         '<p class="blurb">table.md as the collector wrote it (full precision in table.csv).</p>',
         markdown_html(c.markdown), "</section>",
-        f'<script type="application/json" id="figures">{data}</script>', DRAW % to_json(TEMPLATE),
+        f'<script type="application/json" id="figures">{data}</script>', DRAW % to_json(TEMPLATE), CUES,
         "</body>\n</html>\n"])
 
 
@@ -157,38 +182,50 @@ def section(ch: Chart) -> str:
 
 
 STAR = "17,0 18.8,4 23,4.4 19.8,7.2 20.8,11.5 17,9.2 13.2,11.5 14.2,7.2 11,4.4 15.2,4"
+SHAPES = {"diamond": "17,1 22,6 17,11 12,6", "star": STAR, "triangle-up": "17,1 22,11 12,11",
+          "arrow-up": "17,0 21,7 18.2,7 18.2,12 15.8,12 15.8,7 13,7", "x": "13,2 15,0 17,4 19,0 21,2 19,6 21,10 19,12 "
+          "17,8 15,12 13,10 15,6"}  # centred at x=17, 12 px high
 DASHES = {"solid": "", "dash": "6,3", "dot": "1.5,2.5", "dashdot": "6,2,1.5,2"}
 
 
-def marker_svg(symbol: str, colour: str) -> str:
-    """A legend's marker, drawn as plotly draws it (filled, or open where the symbol says so); none for ""."""
+def marker_svg(symbol: str, colour: str, cx: float = 17, outline: str = "") -> str:
+    """A legend's marker centred at `cx`, drawn as plotly draws it (filled, or open where the symbol says
+    so; its edge in `outline` where given, else its colour); none for ""."""
     if not symbol:
         return ""
     fill = "white" if symbol.endswith("-open") else colour
     shape = symbol.removesuffix("-open")
-    common = f'fill="{fill}" stroke="{colour}" stroke-width="1.5"'
+    common = f'fill="{fill}" stroke="{outline or colour}" stroke-width="1.5"'
     if shape == "square":
-        return f'<rect x="13" y="2" width="8" height="8" {common}/>'
-    if shape == "diamond":
-        return f'<polygon points="17,1 22,6 17,11 12,6" {common}/>'
-    if shape == "star":
-        return f'<polygon points="{STAR}" {common}/>'
-    if shape.startswith("triangle"):
-        return f'<polygon points="17,1 22,11 12,11" {common}/>'
-    return f'<circle cx="17" cy="6" r="4" {common}/>'
+        return f'<rect x="{cx - 4:g}" y="2" width="8" height="8" {common}/>'
+    if shape in SHAPES or shape.startswith("triangle"):
+        points = SHAPES.get(shape, SHAPES["triangle-up"]).split()
+        moved = " ".join(f"{float(x) + cx - 17:g},{y}" for x, y in (p.split(",") for p in points))
+        return f'<polygon points="{moved}" {common}/>'
+    return f'<circle cx="{cx:g}" cy="6" r="4" {common}/>'
 
 
 def legend_item(e: dict) -> str:
-    c = e["colour"]
-    if e["kind"] == "band":
-        svg = f'<rect x="2" y="1" width="30" height="10" fill="{c}" fill-opacity="0.25"/>'
-    elif e["kind"] == "marker":
-        svg = marker_svg(e["symbol"], c)
-    else:
-        dash = DASHES.get(e["dash"], "")
-        svg = (f'<line x1="1" y1="6" x2="33" y2="6" stroke="{c}" stroke-width="{e["width"]}"'
-               + (f' stroke-dasharray="{dash}"' if dash else "") + "/>" + marker_svg(e["symbol"], c))
-    return f'<span><svg width="34" height="12" aria-hidden="true">{svg}</svg>{html.escape(e["name"])}</span>'
+    """A legend key in each colour its marks are drawn in (a mode's bounds, reps or arrows: one per mode
+    drawn), side by side, then its name."""
+    colours = e["colours"]
+    step = 12 if e["kind"] == "marker" else 30 if len(colours) == 1 else 16
+    width = max(34, step * len(colours) + 4)
+    start = (width - step * len(colours)) / 2  # markers centred in the key
+    parts = []
+    for i, c in enumerate(colours):
+        x0, cx = start + i * step, start + i * step + step / 2
+        if e["kind"] == "band":
+            parts.append(f'<rect x="{x0:g}" y="1" width="{step - 1}" height="10" fill="{c}" fill-opacity="0.25"/>')
+        elif e["kind"] == "marker":
+            parts.append(marker_svg(e["symbol"], c, cx, e.get("outline", "")))
+        else:
+            dash = DASHES.get(e["dash"], "")
+            parts.append(f'<line x1="{x0 - 1:g}" y1="6" x2="{x0 + step:g}" y2="6" stroke="{c}" '
+                         f'stroke-width="{e["width"]}"' + (f' stroke-dasharray="{dash}"' if dash else "") + "/>"
+                         + marker_svg(e["symbol"], c, cx if len(colours) > 1 else 17))
+    return (f'<span data-legend="{html.escape(e["name"])}"><svg width="{width}" height="12" aria-hidden="true">'
+            f'{"".join(parts)}</svg>{html.escape(e["name"])}</span>')
 
 
 def inline(text: str) -> str:
@@ -199,9 +236,17 @@ def inline(text: str) -> str:
 
 
 def cell(text: str) -> str:
-    """A table cell: figures right-aligned, words left-aligned, a long text (a bound's why) wrapped."""
+    """A table cell: figures right-aligned, words left-aligned, a long text (a bound's why) wrapped. Where a
+    table is wider than the page a cell wraps at its spaces, an interval ([497, 701]) kept on one line."""
     kind = "" if re.match(r"-?\d", text) else "long" if len(text) > 60 else "text"
+    text = re.sub(r"\[[^\]<]*\]", lambda m: f'<span class="ci">{m[0]}</span>', text)
     return f'<td class="{kind}">{text}</td>' if kind else f"<td>{text}</td>"
+
+
+def heading(text: str) -> str:
+    """A column's heading, which may wrap at its spaces, after a ratio's slash or a name's underscore
+    (async/<wbr>step, num_<wbr>envs) and before a mode's settings (agent_only<wbr>[groups=2])."""
+    return re.sub(r"(?<=[/_])|(?=\[)", "<wbr>", text)
 
 
 def markdown_html(text: str) -> str:
@@ -224,9 +269,10 @@ def markdown_html(text: str) -> str:
                     rows.append([inline(cell.strip()) for cell in lines[i].strip().strip("|").split("|")])
                 i += 1
             head, body = rows[0], rows[1:]
-            out.append("<table><thead><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr></thead><tbody>"
+            out.append('<p class="cue" hidden></p><div class="scroll"><table><thead><tr>'
+                       + "".join(f"<th>{heading(h)}</th>" for h in head) + "</tr></thead><tbody>"
                        + "".join("<tr>" + "".join(cell(d) for d in r) + "</tr>" for r in body)
-                       + "</tbody></table>")
+                       + "</tbody></table></div>")
         elif line.startswith("- "):
             items = []
             while i < len(lines) and lines[i].startswith("- "):

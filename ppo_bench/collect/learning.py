@@ -24,6 +24,9 @@ there is no second grouping here. The field's habits (rliable, openrlbenchmark):
 - A seed whose job failed part-way (load's `stopped`) counts where its curve reaches: in
   the curves and at equal env steps, up to its last point. Final returns, time to target
   and throughput are over the seeds that finished; the tables say how many stopped.
+- A seed that stopped because it reached the target counts at its last return past its end
+  (equal_steps: it has reached the target), so the IQM curve does not fall where the best seed
+  stops first; one that ran out of env steps or seconds ends the IQM curve where it ended.
 
 The section of table.md (per configuration, per seed, pairs at equal env steps) rounds the
 figures; returns.csv keeps full precision (per-seed figures as JSON lists), returns.json holds
@@ -43,7 +46,7 @@ from scipy import stats
 
 from ppo_bench.record.parts import to_target
 from .common import bounded, md_table, mode_order, sort_modes, to_json
-from .equal_steps import TRIM, across_seeds, curve_on, pairs, reach
+from .equal_steps import TRIM, aggregate_name, end, pairs, reach, values_on
 from .equal_steps import markdown as equal_steps_markdown
 from .load import Collection
 
@@ -140,11 +143,31 @@ def _summary(seeds: pd.DataFrame) -> pd.DataFrame:
     return sort_modes(pd.DataFrame(rows), ["group", "num_envs", "mode"])
 
 
-def _curves(seeds: pd.DataFrame) -> list[dict]:
-    """Per row: each seed's curve and the IQM curve over seeds, against env steps and wall seconds.
+def aggregate(sub: pd.DataFrame, x: str) -> dict:
+    """A row's IQM curve against `x` on an even grid of CURVE_POINTS, with the seeds' min and max and
+    how many seeds each point is over (`seeds`; None where there is no IQM). Every seed that finished
+    counts to the curve's end (`reach` over them: one stopped at its target carried at its last return);
+    a seed whose job failed part-way counts up to its failure, the others going on without it, so the
+    curve ends over the seeds the final return is over. No IQM where a seed counted has no finished
+    episode yet, nor over one seed where there were more."""
+    failed = sub["stopped"].notna().to_numpy()
+    grid = np.linspace(0.0, reach(sub[~failed] if (~failed).any() else sub, x), CURVE_POINTS)
+    values = values_on(sub, x, grid)
+    ends = np.array([end(lr, x) for lr in sub["learning"]])
+    counted = ~failed[:, None] | (grid[None, :] <= ends[:, None])
+    ok = (~np.isnan(values) | ~counted).all(axis=0) & (counted.sum(axis=0) >= min(2, len(sub)))
+    out = {"x": grid.tolist(), "iqm": [None] * len(grid), "min": [None] * len(grid), "max": [None] * len(grid),
+           "seeds": [None] * len(grid)}
+    for j in np.flatnonzero(ok):
+        v = values[counted[:, j], j]
+        out["iqm"][j], out["min"][j], out["max"][j] = float(stats.trim_mean(v, TRIM)), float(v.min()), float(v.max())
+        out["seeds"][j] = len(v)
+    return out
 
-    The IQM curve runs to where the shortest seed stops, on an even grid, so it is drawn only
-    where every seed has a value."""
+
+def _curves(seeds: pd.DataFrame) -> list[dict]:
+    """Per row: each seed's curve and the IQM curve over seeds (`aggregate`), against env steps and wall
+    seconds."""
     out = []
     for (group, mode, n), sub in seeds.groupby(KEY, sort=False):
         target = sub["target_return"].iloc[0]
@@ -153,9 +176,7 @@ def _curves(seeds: pd.DataFrame) -> list[dict]:
         row = {"group": group, "mode": mode, "num_envs": int(n),
                "target_return": None if pd.isna(target) else float(target), "seeds": per_seed}
         for x in ("env_steps", "wall_s"):
-            grid = np.linspace(0.0, reach(sub, x), CURVE_POINTS)
-            values = np.array([curve_on(lr, x, grid) for lr in sub["learning"]])
-            row[x] = {"x": grid.tolist(), "iqm": across_seeds(values)["iqm"].tolist()}
+            row[x] = aggregate(sub, x)
         out.append(row)
     return sorted(out, key=lambda r: (r["group"], r["num_envs"], mode_order(r["mode"])))
 
@@ -258,7 +279,8 @@ def markdown(c: Collection) -> list[str]:
               "counts it as infinitely late); env-steps/s = the learning loop's (setup excluded), mean over seeds "
               "(the throughput table pools the same seeds); stopped early = a seed whose job failed part-way: "
               "its curve counts up to the failure (curves, equal env steps), not in final return or time to "
-              "target; agree = at those env steps the two IQMs differ by no "
+              "target; a seed that stopped at the target counts at its last return past its end (curves, equal "
+              "env steps); agree = at those env steps the two IQMs differ by no "
               "more than the wider of the two seed ranges (max - min over seeds) and the two ranges overlap (no "
               "side's every seed beyond the other's every seed); n/a = a seed with no finished "
               "episode yet, or one seed a side (no spread to compare with)", ""]
@@ -268,8 +290,9 @@ def markdown(c: Collection) -> list[str]:
 
 
 def returns_chart(curves: list[dict]) -> dict:
-    """returns.json: per configuration each seed's curve and the IQM curves, rounded (returns and
-    seconds to 2 decimals, env steps to integers); null where there is no return yet."""
+    """returns.json: per configuration each seed's curve and the IQM curves with the seeds each point is
+    over, rounded (returns and seconds to 2 decimals, env steps to integers); null where there is no
+    return yet."""
     r2 = lambda v: [None if x is None or x != x else round(x, 2) for x in v]  # noqa: E731  (x != x: NaN)
     several = len({c["group"] for c in curves}) > 1
     return {"configurations": [
@@ -278,11 +301,14 @@ def returns_chart(curves: list[dict]) -> dict:
          "seeds": [{"seed": s["seed"], "path": s["path"], "env_steps": s["env_steps"], "wall_s": r2(s["wall_s"]),
                     "return_mean": r2(s["return_mean"])} for s in c["seeds"]],
          "iqm_vs_env_steps": {"env_steps": [round(x) for x in c["env_steps"]["x"]],
-                              "return": r2(c["env_steps"]["iqm"])},
-         "iqm_vs_wall_s": {"wall_s": r2(c["wall_s"]["x"]), "return": r2(c["wall_s"]["iqm"])}}
+                              "return": r2(c["env_steps"]["iqm"]), "seeds": c["env_steps"]["seeds"]},
+         "iqm_vs_wall_s": {"wall_s": r2(c["wall_s"]["x"]), "return": r2(c["wall_s"]["iqm"]),
+                           "seeds": c["wall_s"]["seeds"]}}
         for c in curves],
         "meta": {"return": "undiscounted, unclipped episode return; running mean over the last window of episodes",
-                 "iqm": "interquartile mean over seeds, where every seed has a value",
+                 "iqm": "interquartile mean over the seeds counted at each point (seeds: how many): a seed that "
+                        "stopped at the target at its last return past its end, one whose job failed up to the "
+                        "failure; it ends where the first seed that ran out of env steps or seconds ended",
                  "wall_s": "seconds from job start, setup and compilation included"}}
 
 
@@ -306,7 +332,7 @@ def curve_label(curve: dict, several_groups: bool) -> str:
 
 def plot_returns(curves: list[dict], x: str, path: Path, title: str) -> None:
     """Return against `x` ("env_steps" or "wall_s"), a colour per configuration: each seed a thin
-    line, the IQM over seeds a thick one (where every seed has a value)."""
+    line, the IQM over seeds a thick one (`aggregate`), named for the seeds it is over."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -318,9 +344,9 @@ def plot_returns(curves: list[dict], x: str, path: Path, title: str) -> None:
         for s in c["seeds"]:
             ax.plot(s[x], [float("nan") if r is None else r for r in s["return_mean"]],
                     color=f"C{i}", lw=0.8, alpha=0.4)
-        n = len(c["seeds"])
-        ax.plot(c[x]["x"], c[x]["iqm"], color=f"C{i}", lw=2.5,
-                label=f"{curve_label(c, several)} (IQM of {n} seed{'s' * (n > 1)})")
+        names = ", then ".join(dict.fromkeys(aggregate_name(k) for k in c[x]["seeds"] if k))
+        ax.plot(c[x]["x"], [np.nan if v is None else v for v in c[x]["iqm"]], color=f"C{i}", lw=2.5,
+                label=f"{curve_label(c, several)} ({names or 'no return yet'})")
     for target in sorted({c["target_return"] for c in curves} - {None}):
         ax.axhline(target, color="grey", ls="--", lw=1, label=f"target {target:g}")
     ax.set_xlabel("env steps" if x == "env_steps" else "wall seconds from job start (setup and compilation included)")

@@ -189,16 +189,22 @@ def js_name(label: str) -> str:
     return (MODES[label].chart if label in MODES else "") or camel(label) + "Raw"
 
 
+def chart_figure(x: float) -> int | float:
+    """A chart array's env-steps/s: a whole number from 100 up, as the reference's arrays hold them;
+    below, 3 significant figures, so that a small bound (0.183) is never rounded to 0."""
+    return round(x) if x >= 100 else float(f"{x:.3g}")
+
+
 def chart(t: pd.DataFrame, jobs: pd.DataFrame, group: str, sweeps: Optional[dict] = None) -> dict:
-    """The reference's arrays ({n, thr, thr_lo, thr_hi} integers, sorted by n) plus meta, what was
+    """The reference's arrays ({n, thr, thr_lo, thr_hi}, `chart_figure`s, sorted by n) plus meta, what was
     measured among it (`measured`: `sweeps` are the collection's multirun.yaml texts, for the command)."""
     sweeps = sweeps or {}
     out = {}
     for m in sorted(t["mode"].unique(), key=mode_order):
         s = t[t["mode"] == m].sort_values("num_envs")
-        out[js_name(m)] = [{"n": int(r.num_envs), "thr": round(r.mean),
-                            "thr_lo": round(r.mean if pd.isna(r.lo) else r.lo),
-                            "thr_hi": round(r.mean if pd.isna(r.hi) else r.hi)} for r in s.itertuples()]
+        out[js_name(m)] = [{"n": int(r.num_envs), "thr": chart_figure(r.mean),
+                            "thr_lo": chart_figure(r.mean if pd.isna(r.lo) else r.lo),
+                            "thr_hi": chart_figure(r.mean if pd.isna(r.hi) else r.hi)} for r in s.itertuples()]
     j = jobs[jobs["group"] == group]
     distinct = lambda col: ", ".join(sorted({str(v) for v in j[col] if v is not None})) or None  # noqa: E731
     out["meta"] = {"game": distinct("game"), "agent": distinct("agent"), "device": distinct("device"),
