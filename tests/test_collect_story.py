@@ -1,11 +1,19 @@
 """One story in every table: one mark per thing that weakens a figure (noisy, overloaded), the same in
-a job's log line as in the tables.
+a job's log line as in the tables; every command that ran into a sweep folder listed, none merged into
+one that would fail.
+
+Small collections built from JSON records here, as tests/test_collect.py builds them.
 """
 
 from __future__ import annotations
 
+import json
+import tarfile
+
+from ppo_bench.collect import collect
+from ppo_bench.record import results
 from ppo_bench.record.parts import UNIT
-from test_collect import record
+from test_collect import record, write
 
 
 def _job_record(reps, **kw) -> dict:
@@ -21,3 +29,62 @@ def test_the_job_log_line_marks_its_figure_as_the_tables_do():
     assert line.endswith(f"] (noisy, overloaded) {UNIT} over 3 reps"), line
     calm = summarise_record(_job_record([100.0, 101.0, 99.0], load=0.5, cpus=2))
     assert calm.endswith(f"] {UNIT} over 3 reps"), calm
+
+
+def _with_overrides(root, name, overrides, **kw):
+    path = write(root, name, **kw)
+    rec = json.loads(path.read_text())
+    rec["overrides"] = overrides
+    results.write_atomic(path, rec)
+
+
+def test_commands_rebuilt_from_the_jobs_are_never_merged_into_one_that_would_fail(tmp_path):
+    """Jobs of two commands in one folder, without a history or multirun.yaml: the old rebuild gave
+    `mode=step,sendrecv,async mode.groups=2`, which refuses step and sendrecv in batches."""
+    for n in (1, 8):
+        for mode in ("step", "sendrecv"):
+            _with_overrides(tmp_path, f"{mode}{n}", [f"env.num_envs={n}", f"mode={mode}"], mode=mode, n=n,
+                            reps=[100.0, 101.0])
+    for n in (8, 16):
+        _with_overrides(tmp_path, f"async{n}", [f"env.num_envs={n}", "mode=async", "mode.groups=2"], mode="async",
+                        n=n, groups=2, reps=[100.0, 101.0])
+    c = collect([tmp_path], plot=False)
+    said = next(line for line in c.markdown.splitlines() if line.startswith("- command"))
+    assert said == ("- command: `python run.py -m env.num_envs=1,8 mode=step,sendrecv` (rebuilt from the jobs' "
+                    "overrides); `python run.py -m env.num_envs=8,16 mode=async mode.groups=2` (rebuilt from the "
+                    "jobs' overrides)"), said
+
+
+def test_jobs_that_are_no_cross_product_are_split_until_each_command_is_one(tmp_path):
+    """step at 1 and 8 envs, sendrecv at 8 only: one command would also run sendrecv at 1 env."""
+    for mode, n in (("step", 1), ("step", 8), ("sendrecv", 8)):
+        _with_overrides(tmp_path, f"{mode}{n}", [f"env.num_envs={n}", f"mode={mode}"], mode=mode, n=n,
+                        reps=[100.0, 101.0])
+    said = next(line for line in collect([tmp_path], plot=False).markdown.splitlines() if line.startswith("- command"))
+    assert "`python run.py -m env.num_envs=1,8 mode=step,sendrecv`" not in said
+    assert "`python run.py env.num_envs=1 mode=step`" in said, said
+    assert "`python run.py -m env.num_envs=8 mode=step,sendrecv`" in said, said
+
+
+def test_commands_of_every_sweep_into_a_folder_are_listed(tmp_path):
+    """.commands.jsonl keeps each command that ran into the folder; Hydra's multirun.yaml only the last."""
+    sweep = tmp_path / "2026-01-01"
+    for n in (1, 8):
+        _with_overrides(sweep, f"step{n}", [f"env.num_envs={n}", "mode=step"], mode="step", n=n, reps=[100.0, 101.0])
+    _with_overrides(sweep, "async8", ["env.num_envs=8", "mode=async", "mode.groups=2"], mode="async", n=8, groups=2,
+                    reps=[100.0, 101.0])
+    first = {"at": "2026-01-01T00:00:00Z", "argv": [], "params": {}, "task": ["env.num_envs=1,8", "mode=step"],
+             "hydra": [f"hydra.sweep.dir={sweep}", "hydra.mode=MULTIRUN", "hydra/launcher=basic"]}
+    second = {**first, "at": "2026-01-01T01:00:00Z", "task": ["env.num_envs=8", "mode=async", "mode.groups=2"]}
+    (sweep / ".commands.jsonl").write_text(json.dumps(first) + "\n" + json.dumps(second) + "\n")
+    (sweep / "multirun.yaml").write_text("hydra:\n  overrides:\n    hydra: []\n    task:\n"
+                                         "    - env.num_envs=8\n    - mode=async\n    - mode.groups=2\n")
+    both = ("- command: `python run.py -m hydra/launcher=basic env.num_envs=1,8 mode=step`; "
+            "`python run.py -m hydra/launcher=basic env.num_envs=8 mode=async mode.groups=2`")
+    assert both in collect([sweep], out_dir=tmp_path / "a", plot=False).markdown
+    with tarfile.open(tmp_path / "sweep.tar.gz", "w:gz") as tar:
+        tar.add(sweep, arcname=sweep.name)
+    c = collect([tmp_path / "sweep.tar.gz"], out_dir=tmp_path / "b", plot=False)
+    assert both in c.markdown
+    meta = json.loads((tmp_path / "b" / "chart.json").read_text())["meta"]["measured"]
+    assert meta["command"] == [both.split("`")[1], both.split("`")[3]]

@@ -78,6 +78,8 @@ class Collection:
     missing: list[str] = field(default_factory=list)      # paths given that do not exist
     unreadable: list[str] = field(default_factory=list)   # folders or archives that could not be read: "path: why"
     sweeps: dict = field(default_factory=dict)  # sweep folder -> its multirun.yaml's text (folder.MULTIRUN)
+    histories: dict = field(default_factory=dict)  # sweep folder -> its .commands.jsonl's text (folder.COMMANDS)
+    unmeasured: list[dict] = field(default_factory=list)  # failed and skipped jobs: sweep, path, overrides (commands)
     contended: list[dict] = field(default_factory=list)   # path, host, overlaps (other jobs' runs)
     contention: list[str] = field(default_factory=list)   # one line per stretch of overlapping runs on a host
     shared_node: list[str] = field(default_factory=list)  # per group, timed jobs that ran beside others on the node
@@ -275,13 +277,16 @@ def load_jobs(paths: list[Path]) -> tuple[Collection, list[tuple[Path, Record]]]
             jobs.append(_job(path, rec))
         except (AttributeError, KeyError, TypeError, ValueError) as e:
             bad.append({"path": str(path), "reason": f"unusable field: {type(e).__name__}: {e}"})
+    unmeasured = [{"sweep": str(p.parent.parent), "path": str(p), "overrides": [str(o) for o in r.overrides or []]}
+                  for p, r in records if r.status != "ok"]
     c = Collection(pd.DataFrame(), pd.DataFrame(jobs), pd.DataFrame(), pd.DataFrame(),
                    failed=[_listing(p, r) for p, r in records if r.status == "failed"],
                    skipped=[_listing(p, r) for p, r in records if r.status == "skipped"],
                    bad=sorted(bad, key=lambda b: b["path"]), duplicates=duplicates,
                    no_result=[{"path": p, "reason": no_result[p]} for p in sorted(no_result)],
                    unreadable=found.unreadable, missing=[str(p) for p in paths if not p.exists()],
-                   sweeps=_sweeps(found))
+                   sweeps=_texts(found.sweeps, found), histories=_texts(found.histories, found),
+                   unmeasured=unmeasured)
     if not c.jobs.empty:  # named together, so that a stopped run's group is its finished seeds' group
         name_groups(c.jobs)
         _label_modes(c.jobs)
@@ -302,11 +307,11 @@ def refuse(found: Found, bad: list[dict]) -> None:
         raise CollectError(path, why + (f"; also refused: {', '.join(more)}" if more else "") + "; nothing was written")
 
 
-def _sweeps(found: Found) -> dict[str, str]:
-    """Each sweep's multirun.yaml as text, by its folder; one that cannot be read is left out (it only
-    names the command, which the records' own overrides give too)."""
+def _texts(paths: list[Path], found: Found) -> dict[str, str]:
+    """Each sweep's multirun.yaml (or history) as text, by its folder; one that cannot be read is left out
+    (it only names the commands, which the records' own overrides give too)."""
     texts = {}
-    for path in found.sweeps:
+    for path in paths:
         try:
             texts[str(path.parent)] = found.read_bytes(path).decode()
         except (OSError, UnicodeDecodeError):

@@ -189,9 +189,11 @@ def js_name(label: str) -> str:
     return (MODES[label].chart if label in MODES else "") or camel(label) + "Raw"
 
 
-def chart(t: pd.DataFrame, jobs: pd.DataFrame, group: str, sweeps: Optional[dict] = None) -> dict:
+def chart(t: pd.DataFrame, jobs: pd.DataFrame, group: str, sweeps: Optional[dict] = None,
+          histories: Optional[dict] = None) -> dict:
     """The reference's arrays ({n, thr, thr_lo, thr_hi} integers, sorted by n) plus meta, what was
-    measured among it (`measured`: `sweeps` are the collection's multirun.yaml texts, for the command)."""
+    measured among it (`measured`: `sweeps` and `histories` are the collection's multirun.yaml and
+    .commands.jsonl texts, for the commands)."""
     sweeps = sweeps or {}
     out = {}
     for m in sorted(t["mode"].unique(), key=mode_order):
@@ -205,13 +207,14 @@ def chart(t: pd.DataFrame, jobs: pd.DataFrame, group: str, sweeps: Optional[dict
                    "gpu": distinct("gpu"), "schedule": j.iloc[0]["schedule"],
                    "date": max((d for d in j["finished_at"] if d), default=None), "group": group,
                    "frameskip": j.iloc[0]["frameskip"], "unit": UNIT,
-                   "measured": measured.meta(j, sweeps)}
+                   "measured": measured.meta(j, sweeps, histories)}
     return out
 
 
 def charts(c: Collection) -> dict[str, dict]:
     """Every group's chart, by group name in order."""
-    return {g: chart(c.table[c.table["group"] == g], c.jobs, g, c.sweeps) for g in sorted(c.table["group"].unique())}
+    return {g: chart(c.table[c.table["group"] == g], c.jobs, g, c.sweeps, c.histories)
+            for g in sorted(c.table["group"].unique())}
 
 
 def chart_js(ch: dict) -> str:
