@@ -1,6 +1,6 @@
 """One story in every table: one mark per thing that weakens a figure (noisy, overloaded), the same in
 a job's log line as in the tables; every command that ran into a sweep folder listed, none merged into
-one that would fail.
+one that would fail; a refusal an older runner recorded as failed counted as skipped.
 
 Small collections built from JSON records here, as tests/test_collect.py builds them.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import tarfile
 
-from ppo_bench.collect import collect
+from ppo_bench.collect import about, collect
 from ppo_bench.record import results
 from ppo_bench.record.parts import UNIT
 from test_collect import record, write
@@ -88,3 +88,19 @@ def test_commands_of_every_sweep_into_a_folder_are_listed(tmp_path):
     assert both in c.markdown
     meta = json.loads((tmp_path / "b" / "chart.json").read_text())["meta"]["measured"]
     assert meta["command"] == [both.split("`")[1], both.split("`")[3]]
+
+
+def test_a_refusal_an_older_runner_recorded_as_failed_counts_as_skipped(tmp_path):
+    write(tmp_path, "s1", mode="step", n=1, reps=[100.0, 101.0])
+    old = write(tmp_path, "a1", mode="async", n=1, groups=2, status="failed",
+                error="ValueError: mode.groups=2: must divide env.num_envs=1")  # NotApplicable today
+    named = write(tmp_path, "a3", mode="async", n=3, groups=2, status="failed",
+                  error="NotApplicable: mode.groups=2: must divide env.num_envs=3")
+    real = write(tmp_path, "s8", mode="step", n=8, status="failed", error="ValueError: something else went wrong")
+    c = collect([tmp_path], plot=False)
+    assert [f["path"] for f in c.failed] == [str(real)]
+    assert sorted(f["path"] for f in c.skipped) == sorted([str(old), str(named)])
+    assert "**Jobs: 4**: 1 ok, 1 failed, 2 skipped" in c.markdown
+    box = about.warnings(c)
+    assert "failed jobs: 1, by reason" in box and "skipped jobs (do not apply): 2, by reason" in box
+    assert "recorded as failed by an older runner" in box

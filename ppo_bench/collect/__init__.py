@@ -43,7 +43,8 @@ the files lie:
   for like (learning runs pool their seeds as ever). Jobs measured while the
   1-minute load exceeded the CPU count are marked overloaded.
 - Nothing is dropped silently: failed jobs, skipped ones (a combination that
-  does not apply, never a failure), unusable files (a file with a number that
+  does not apply, never a failure; also one an older runner recorded as failed,
+  record.checks.not_applicable), unusable files (a file with a number that
   is not finite, NaN or Infinity, among them), jobs without a record (a job folder
   without result.json, or a job that the sweep's `.jobs.jsonl` says it launched:
   each job notes itself there as it starts and as it ends, so one whose folder

@@ -102,10 +102,7 @@ def warnings(c: Collection) -> str:
     for what, jobs in (("failed jobs", c.failed), ("skipped jobs (do not apply)", c.skipped)):
         if jobs:
             reasons = Counter(_reason(j.get("error")) for j in jobs)
-            folded = "".join(f"<li>{k} &times; {html.escape(r)}"
-                             + (" <em>(a combination that does not apply, recorded as failed by an older runner)"
-                                "</em>" if what == "failed jobs" and r.startswith("NotApplicable") else "") + "</li>"
-                             for r, k in reasons.most_common())
+            folded = "".join(f"<li>{k} &times; {html.escape(r)}</li>" for r, k in reasons.most_common())
             items.append(f"<li>{what}: {len(jobs)}, by reason:<ul>{folded}</ul></li>")
     if not items:
         return '<div class="flags clear" id="flags">No warnings: nothing failed, contended or overloaded.</div>'

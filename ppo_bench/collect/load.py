@@ -36,7 +36,7 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
-from ppo_bench.record.checks import why_unreadable
+from ppo_bench.record.checks import OLDER_RUNNER, not_applicable, why_unreadable
 from ppo_bench.record.identity import as_today, flatten, group_identity
 from ppo_bench.record.parts import Machine, Measured, Timing
 from ppo_bench.record.results import BadResult, Record
@@ -256,8 +256,21 @@ def _label_modes(jobs: pd.DataFrame) -> None:
                 for n, c in zip(sub["mode_name"], cfgs)]
 
 
-def _listing(path: Path, rec: Record) -> dict:
-    return {"path": str(path), "mode": rec.mode, "num_envs": rec.num_envs, "error": rec.error}
+def _listing(path: Path, rec: Record, error: Optional[str] = None) -> dict:
+    return {"path": str(path), "mode": rec.mode, "num_envs": rec.num_envs, "error": error or rec.error}
+
+
+def _outcomes(records: list[tuple[Path, Record]]) -> tuple[list[dict], list[dict]]:
+    """The failed and the skipped jobs, listed: a job an older runner recorded as failed for a combination
+    that does not apply (record.checks.not_applicable) is skipped, as today's runner records it, and says so."""
+    failed, skipped = [], []
+    for p, r in records:
+        refused = r.status == "failed" and not_applicable(r.config, r.error)
+        if r.status == "skipped" or refused:
+            skipped.append(_listing(p, r, refused and f"{refused} ({OLDER_RUNNER})"))
+        elif r.status == "failed":
+            failed.append(_listing(p, r))
+    return failed, skipped
 
 
 def load_jobs(paths: list[Path]) -> tuple[Collection, list[tuple[Path, Record]]]:
@@ -279,9 +292,8 @@ def load_jobs(paths: list[Path]) -> tuple[Collection, list[tuple[Path, Record]]]
             bad.append({"path": str(path), "reason": f"unusable field: {type(e).__name__}: {e}"})
     unmeasured = [{"sweep": str(p.parent.parent), "path": str(p), "overrides": [str(o) for o in r.overrides or []]}
                   for p, r in records if r.status != "ok"]
-    c = Collection(pd.DataFrame(), pd.DataFrame(jobs), pd.DataFrame(), pd.DataFrame(),
-                   failed=[_listing(p, r) for p, r in records if r.status == "failed"],
-                   skipped=[_listing(p, r) for p, r in records if r.status == "skipped"],
+    failed, skipped = _outcomes(records)
+    c = Collection(pd.DataFrame(), pd.DataFrame(jobs), pd.DataFrame(), pd.DataFrame(), failed=failed, skipped=skipped,
                    bad=sorted(bad, key=lambda b: b["path"]), duplicates=duplicates,
                    no_result=[{"path": p, "reason": no_result[p]} for p in sorted(no_result)],
                    unreadable=found.unreadable, missing=[str(p) for p in paths if not p.exists()],
