@@ -1,6 +1,7 @@
 """One story in every table: one mark per thing that weakens a figure (noisy, overloaded), the same in
 a job's log line as in the tables; every command that ran into a sweep folder listed, none merged into
-one that would fail; a refusal an older runner recorded as failed counted as skipped.
+one that would fail; a refusal an older runner recorded as failed counted as skipped; a probe without
+an agent spared the check of the agent's graphs; start-up one statistic.
 
 Small collections built from JSON records here, as tests/test_collect.py builds them.
 """
@@ -10,10 +11,35 @@ from __future__ import annotations
 import json
 import tarfile
 
+import numpy as np
+
 from ppo_bench.collect import about, collect
 from ppo_bench.record import results
 from ppo_bench.record.parts import UNIT
-from test_collect import record, write
+from test_collect import record, row, write
+
+MAIN = "| num_envs | step |"  # how a throughput table's header begins
+
+
+def tables(md: str) -> list[tuple[list[str], list[list[str]]]]:
+    """Every table of table.md: its header and its rows, as cells."""
+    found, lines = [], md.splitlines()
+    for i, line in enumerate(lines[:-1]):
+        if line.startswith("|") and lines[i + 1].startswith("|---"):
+            rows = []
+            for body in lines[i + 2:]:
+                if not body.startswith("|"):
+                    break
+                rows.append([x.strip() for x in body.strip().strip("|").split("|")])
+            found.append(([x.strip() for x in line.strip().strip("|").split("|")], rows))
+    return found
+
+
+def table_with(md: str, first: str) -> tuple[list[str], list[dict]]:
+    """The table whose header begins `first`, its rows as dicts by header."""
+    header, rows = next((h, r) for h, r in tables(md) if "| " + " | ".join(h) + " |" == first
+                        or ("| " + " | ".join(h)).startswith(first))
+    return header, [dict(zip(header, r)) for r in rows]
 
 
 def _job_record(reps, **kw) -> dict:
@@ -104,3 +130,31 @@ def test_a_refusal_an_older_runner_recorded_as_failed_counts_as_skipped(tmp_path
     box = about.warnings(c)
     assert "failed jobs: 1, by reason" in box and "skipped jobs (do not apply): 2, by reason" in box
     assert "recorded as failed by an older runner" in box
+
+
+INFERENCE = "the inference compiled 0 graphs, expected 1: it recompiled"
+
+
+def test_the_inference_check_does_not_weaken_a_probe_without_an_agent(tmp_path):
+    for mode in ("step", "env_only", "agent_only"):
+        path = write(tmp_path, mode, mode=mode, n=1, reps=[100.0, 101.0])
+        rec = json.loads(path.read_text())
+        rec["warnings"] = [INFERENCE]
+        results.write_atomic(path, rec)
+    c = collect([tmp_path], plot=False)
+    _, rows = table_with(c.markdown, MAIN)
+    assert rows[0]["step"].endswith("(w1)") and rows[0]["agent_only"].endswith("(w1)")
+    assert "(w" not in rows[0]["env_only"]
+    assert json.loads(row(c, "env_only", 1)["warnings"]) == []
+
+
+def test_start_up_is_one_statistic_named_in_the_learning_table(tmp_path):
+    """`setup s` was the seeds' mean beside the start-up section's median of the same runs."""
+    from test_collect_learning import learn
+
+    for seed, setup in enumerate([5.0, 6.0, 10.0]):
+        learn(tmp_path, f"s{seed}", [0.0, 5.0, 16.0], seed=seed, setup_s=setup)
+    c = collect([tmp_path], plot=False)
+    header, rows = table_with(c.markdown, "| mode | num_envs | seeds |")
+    assert "setup s" not in header and rows[0]["start-up s: median"] == "6.0"
+    assert np.isclose(c.learning["setup_s"].iloc[0], 6.0)

@@ -42,6 +42,7 @@ NOISY_CV = 0.10
 GROUP_FILES = ("chart.json", "chart.js", "throughput.png")  # per group (in the out dir when one)
 FILES = ("table.csv", *GROUP_FILES)
 POOLED_AWAY = "schedule.reps=1:"  # config.warnings_for's note that a job alone gives no interval: moot once pooled
+INFERENCE = "the inference compiled "  # the job's check of the agent's graphs: moot where no agent ran
 CONTENDED = "contended: another job ran on this host while it measured (see Contended below)"
 WARNED = re.compile(r" \(w\d+(, w\d+)*\)")  # a cell's warning marks (`_warned`)
 SLUG_MAX = 120  # bytes of a group's folder name; file systems refuse names past 255
@@ -71,18 +72,22 @@ def summarise(jobs: pd.DataFrame) -> pd.DataFrame:
             "lo": s["lo"], "hi": s["hi"], "n": s["n"], "jobs": len(sub), "cv": s["cv"],
             "noisy": s["cv"] is not None and s["cv"] > NOISY_CV,
             "frames_per_s": s["mean"] * first["frameskip"] if first["frameskip"] else np.nan,
-            "reps": json.dumps(reps), "warnings": json.dumps(_warnings(sub, s["n"])),
+            "reps": json.dumps(reps), "warnings": json.dumps(_warnings(sub, s["n"], first["mode_name"])),
         })
     table = sort_modes(pd.DataFrame(rows), ["group", "mode", "num_envs"])
     return table.astype({"num_threads": "Int64"}) if not table.empty else table  # null: no emulators, or not recorded
 
 
-def _warnings(jobs: pd.DataFrame, n: int) -> list[str]:
+def _warnings(jobs: pd.DataFrame, n: int, mode: str) -> list[str]:
     """The distinct warnings of a row's jobs' records, in order: what weakens its figure (no update inside
     the timed steps, a busy machine, a recompiled graph). A job's note that it alone gives no interval
-    is left out where the row pooled the reps of several into one (POOLED_AWAY)."""
+    is left out where the row pooled the reps of several into one (POOLED_AWAY), and the check of the
+    agent's graphs on a probe that runs no agent (INFERENCE: an older job checked it on env_only too,
+    where nothing compiles, and warned on every such cell)."""
     found = dict.fromkeys(w for ws in jobs["warnings"] for w in ws)
-    return [w for w in found if not (n > 1 and w.startswith(POOLED_AWAY))]
+    agentless = mode in MODES and not MODES[mode].agent
+    return [w for w in found
+            if not (n > 1 and w.startswith(POOLED_AWAY)) and not (agentless and w.startswith(INFERENCE))]
 
 
 def _speedups(table: pd.DataFrame, jobs: pd.DataFrame) -> list[str]:
