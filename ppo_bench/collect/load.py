@@ -85,8 +85,10 @@ class Collection:
     shared_node: list[str] = field(default_factory=list)  # per group, timed jobs that ran beside others on the node
     overloaded: list[str] = field(default_factory=list)   # one line per group measured above the CPU count
     machine_warnings: list[str] = field(default_factory=list)
-    regressions: list[str] = field(default_factory=list)
+    regressions: list[str] = field(default_factory=list)   # rows whose ratio to the baseline lies below 1
+    improvements: list[str] = field(default_factory=list)  # ... above 1
     baseline: Optional[Path] = None  # the --baseline compared with (None: none)
+    baseline_named: str = ""         # ... by what it ran: its date, commit and commands
     baseline_rows: int = 0           # rows of `table` the baseline also has (compared)
     markdown: str = ""
     out_dir: Optional[Path] = None
@@ -290,9 +292,9 @@ def load_jobs(paths: list[Path]) -> tuple[Collection, list[tuple[Path, Record]]]
             jobs.append(_job(path, rec))
         except (AttributeError, KeyError, TypeError, ValueError) as e:
             bad.append({"path": str(path), "reason": f"unusable field: {type(e).__name__}: {e}"})
+    failed, skipped = _outcomes(records)
     unmeasured = [{"sweep": str(p.parent.parent), "path": str(p), "overrides": [str(o) for o in r.overrides or []]}
                   for p, r in records if r.status != "ok"]
-    failed, skipped = _outcomes(records)
     c = Collection(pd.DataFrame(), pd.DataFrame(jobs), pd.DataFrame(), pd.DataFrame(), failed=failed, skipped=skipped,
                    bad=sorted(bad, key=lambda b: b["path"]), duplicates=duplicates,
                    no_result=[{"path": p, "reason": no_result[p]} for p in sorted(no_result)],

@@ -182,11 +182,6 @@ def command_text(found: list[str]) -> str:
     return "; ".join(shown) + (f" and {more} more (chart.json's meta lists them all)" if more > 0 else "")
 
 
-def commit_text(jobs: pd.DataFrame) -> Optional[str]:
-    """The commits the jobs ran, as table.md names them (None: not recorded)."""
-    return text(map(_commit, jobs["provenance"]))
-
-
 def markdown(c: Collection) -> list[str]:
     """The lines table.md opens with; none where no job was read."""
     jobs = c.jobs_and_stopped
