@@ -120,10 +120,10 @@ def test_exact_mean_interval_and_speedup(tmp_path, capsys):
 
     out = capsys.readouterr().out
     assert "| num_envs | step | sendrecv | sendrecv/step |" in out
-    assert f"| 8 | 100 [{lo_s:.0f}, {hi_s:.0f}] | 150 [" in out and " (!) |" in out
+    assert f"| 8 | 100 [{lo_s:.0f}, {hi_s:.0f}] | 150 [" in out and " (noisy) |" in out
     assert f"{ratio:.2f}x [{lo:.2f}, {hi:.2f}]" in out
     assert "env-steps/s, mean over 3 reps (rounds pooled) [95% interval: the t-interval on the log reps" in out
-    assert "(!) = CV > 10%" in out
+    assert "(noisy) = CV above 10%" in out
     assert "paired" not in out  # one round: no paired column, and the legend does not explain one
     assert (tmp_path / "summary" / "table.md").read_text() == out
     assert len(c.runs) == 6 and sorted(c.runs["thr"]) == sorted(step + recv) and c.runs["thr"].dtype == float
@@ -139,27 +139,32 @@ def test_limit_serial_efficiency(tmp_path, capsys):
         write(tmp_path, f"{mode}{n}g{groups}", mode=mode, n=n, groups=groups, reps=[thr, thr])
     c = collect([tmp_path], plot=False)
     sr = row(c, "sendrecv", 8)
-    assert (sr["limit"], sr["serial"], sr["efficiency"]) == (200, pytest.approx(1 / (1 / 400 + 1 / 200)), 0.75)
+    serial = 1 / (1 / 400 + 1 / 200)  # one batch: held to its chain, which at groups 1 is the serial figure
+    assert (sr["limit"], sr["serial"], sr["bound_kind"], sr["bound"]) == (200, pytest.approx(serial), "chain",
+                                                                           pytest.approx(serial))
+    assert sr["bound_efficiency"] == pytest.approx(150 / serial)
     a8 = row(c, "async[groups=2]", 8)  # both probes at groups=2, never env_only at groups=1
-    assert (a8["limit"], a8["serial"], a8["efficiency"]) == (250, pytest.approx(1 / (1 / 250 + 1 / 300)), 0.96)
+    assert (a8["limit"], a8["serial"], a8["bound_kind"]) == (250, pytest.approx(1 / (1 / 250 + 1 / 300)), "limit")
+    assert a8["bound_efficiency"] == 0.96
     a16 = row(c, "async[groups=4]", 16)  # no probe at groups=4: no limit, and no fallback to groups=1
-    assert np.isnan([a16["limit"], a16["serial"], a16["efficiency"]]).all()
+    assert np.isnan([a16["limit"], a16["serial"], a16["bound"], a16["bound_efficiency"]]).all()
     assert a16["limit_missing"] == "env_only groups=4 and agent_only groups=4"
     assert row(c, "env_only[groups=2]", 16)["limit_missing"] == "agent_only groups=2"
     probe = row(c, "env_only[groups=1]", 8)  # a probe bounds the loop: no efficiency, no speed-up of its own
-    assert (probe["limit"], np.isnan(probe["efficiency"]), np.isnan(probe["speedup"])) == (200, True, True)
+    assert (probe["limit"], np.isnan(probe["bound_efficiency"]), np.isnan(probe["speedup"])) == (200, True, True)
     assert (row(c, "env_only[groups=2]", 8)["limit"], row(c, "env_only[groups=2]", 8)["mean"]) == (250, 250)
-    assert row(c, "step", 8)["efficiency"] == 0.5 and row(c, "sendrecv", 8)["speedup"] == pytest.approx(1.5)
+    assert row(c, "step", 8)["bound_efficiency"] == pytest.approx(0.75)
+    assert row(c, "sendrecv", 8)["speedup"] == pytest.approx(1.5)
     assert set(c.table["mode"]) == {"step", "env_only[groups=1]", "env_only[groups=2]", "agent_only[groups=1]",
                                     "agent_only[groups=2]", "sendrecv", "async[groups=2]", "async[groups=4]"}
     out = capsys.readouterr().out
-    assert ("| sendrecv/step | async[groups=2]/step | limit | limit groups=2 | eff step | eff sendrecv "
-            "| eff async[groups=2] | eff async[groups=4] |") in out
-    assert "| 1.50x [1.50, 1.50] | 2.40x [2.40, 2.40] | 200 | 250 | 50% | 75% | 96% |  |" in out
-    assert "| 500 |  |  |  |  |  |\n" in out
-    assert ("- no limit for async[groups=4] at num_envs 16: env_only groups=4 and agent_only groups=4 "
+    assert "| sendrecv/step | async[groups=2]/step | eff step | eff sendrecv | eff async[groups=2] |" in out
+    assert ("| 1.50x [1.50, 1.50] | 2.40x [2.40, 2.40] | 75% of chain 133 | 112% of chain 133 (beat its bound) "
+            "| 96% of limit 250 |") in out
+    assert "| 500 [500, 500] |  |  |  |  |  |  |\n" in out  # 16 envs: no loop with a bound
+    assert ("- no bound for async[groups=4] at num_envs 16: env_only groups=4 and agent_only groups=4 "
             "not measured") in out
-    assert "- no limit for env_only[groups=2] at num_envs 16: agent_only groups=2 not measured" in out
+    assert "env_only[groups=2] at num_envs 16" not in out  # a probe is no loop: it has no bound to miss
     assert "env_only/step" not in out
 
 
@@ -175,13 +180,14 @@ def test_efficiency_paired_by_round(tmp_path, capsys):
         write(tmp_path, f"step{rnd}", mode="step", round=rnd, reps=[300.0])  # no probe at groups 1: no efficiency
     write(tmp_path, "async_alone", mode="async", groups=2, round=3, reps=[700.0])  # a round without probes: left out
     c = collect([tmp_path], plot=False)
-    a = row(c, "async", 8)
+    a = row(c, "async", 8)  # held to the limit (no num_threads recorded), here the env probe's
     p, lo, hi = paired_log([0.9, 0.8, 0.9])
-    assert (a["efficiency_paired"], a["efficiency_lo"], a["efficiency_hi"], a["efficiency_rounds"]) == (
-        pytest.approx(p), pytest.approx(lo), pytest.approx(hi), 3)
-    assert a["efficiency"] == pytest.approx(np.mean([900, 480, 720, 700]) / 800)  # pooled: another figure
+    assert a["bound_kind"] == "limit"
+    assert (a["bound_efficiency_paired"], a["bound_efficiency_lo"], a["bound_efficiency_hi"],
+            a["bound_efficiency_rounds"]) == (pytest.approx(p), pytest.approx(lo), pytest.approx(hi), 3)
+    assert a["bound_efficiency"] == pytest.approx(np.mean([900, 480, 720, 700]) / 800)  # pooled: another figure
     s = row(c, "step", 8)
-    assert np.isnan(s["efficiency_paired"]) and s["efficiency_rounds"] == 0
+    assert np.isnan(s["bound_efficiency_paired"]) and s["bound_efficiency_rounds"] == 0
     assert f"; paired {p:.0%} [{lo:.0%}, {hi:.0%}] |" in capsys.readouterr().out
 
 
@@ -420,7 +426,7 @@ def test_baseline_flags_only_the_planted_regression(tmp_path, capsys, from_csv):
     assert np.isnan(t.loc[("step", 32), "baseline_ratio"])
     assert len(c.regressions) == 1 and c.regressions[0].startswith("all sendrecv n=16: 0.70x [")
     out = capsys.readouterr().out
-    assert "**Regressions against" in out and "(1500 -> 1050 env-steps/s)" in out
+    assert "**Regressions (1)**" in out and "(1500 -> 1050 env-steps/s)" in out
 
 
 def test_contended_same_host_only(tmp_path, capsys):

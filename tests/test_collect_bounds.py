@@ -56,13 +56,13 @@ def test_chain_bound_and_which_bound_a_row_is_held_to(tmp_path):
     assert "one batch" in step["bound_why"]
     assert step["bound_efficiency"] == pytest.approx(100 / chain(400, 200, 1))
     assert sr["bound_efficiency"] == pytest.approx(120 / chain(400, 200, 1))
-    assert (step["limit"], step["efficiency"]) == (200, 0.5)  # today's columns unchanged
+    assert step["limit"] == 200 and "efficiency" not in c.table  # the limit an input, no second efficiency
 
     a8 = row(c, "async[groups=2]", 8)
     assert a8["num_threads"] == 8
     assert (a8["chain"], a8["bound"], a8["bound_kind"]) == (pytest.approx(300.0), pytest.approx(300.0), "chain")
     assert "num_envs 8 <= num_threads 8" in a8["bound_why"]
-    assert a8["bound_efficiency"] == pytest.approx(0.8) and a8["efficiency"] == 0.6
+    assert a8["bound_efficiency"] == pytest.approx(0.8)
 
     a64 = row(c, "async[groups=4]", 64)
     assert a64["chain"] == pytest.approx(chain(2000, 3000, 4))  # reported, but not the row's bound
@@ -123,14 +123,21 @@ def test_table_md_names_each_rows_bound_and_explains_the_two_ceilings(tmp_path, 
         job(tmp_path, f"{mode}{n}g{g}", mode, n, g, [thr, thr], num_threads=threads, cpus=16)
     c = collect([tmp_path], plot=False)
     out = capsys.readouterr().out
-    assert "| num_envs | mode | num_threads | limit | chain | bound | eff vs bound | why |" in out
-    assert f"| 8 | step | 8 | 200 | {chain(400, 200, 1):.0f} | chain | 75% | one batch" in out
-    assert "| 8 | async[groups=2] | 8 | 400 | 300 | chain | 80% | " in out
-    assert "| 64 | async[groups=4] | 16 | 2000 | 1714 | limit | 90% | " in out
-    assert ("two ceilings: chain = 1 / (1/env_only + 1/(groups x agent_only)) where every env waits for its "
-            "own batch") in out
+    assert "| num_envs | mode | num_threads | limit: min(env_only, agent_only) | chain | bound | why |" in out
+    bound = chain(400, 200, 1)
+    assert f"| 8 | step | 8 | 200 | {bound:.0f} | chain {bound:.0f} | one batch" in out
+    assert "| 8 | async[groups=2] | 8 | 400 | 300 | chain 300 | " in out
+    assert "| 64 | async[groups=4] | 16 | 2000 | 1714 | limit 2000 | " in out
+    assert "| eff step | eff sendrecv | eff async[groups=2] | eff async[groups=4] |" in out  # the main table's
+    assert f"| 75% of chain {bound:.0f} | 90% of chain {bound:.0f} | 80% of chain 300 |  |" in out
+    assert "|  |  |  | 90% of limit 2000 |" in out  # 64 envs: async[groups=4] only
+    assert ("two ceilings, one bound per loop: chain = 1 / (1/env_only + 1/(groups x agent_only)) where every env "
+            "waits for its own batch") in out
     assert "else limit = min(env_only, agent_only)" in out
-    assert (tmp_path / "summary" / "table.csv").read_text().splitlines()[0].count("bound_efficiency") == 5
+    header = (tmp_path / "summary" / "table.csv").read_text().splitlines()[0].split(",")
+    assert [h for h in header if "efficiency" in h] == ["bound_efficiency", "bound_efficiency_paired",
+                                                         "bound_efficiency_lo", "bound_efficiency_hi",
+                                                         "bound_efficiency_rounds"]
     assert c.table.loc[c.table["mode"] == "step", "bound_kind"].item() == "chain"
 
 
@@ -146,9 +153,10 @@ def test_a_loop_faster_than_its_bound_is_flagged(tmp_path, capsys):
     for mode, thr in (("step", 100.0), ("env_only", 100.0), ("agent_only", 400.0)):
         job(tmp_path, mode, mode, 8, 1, [thr, thr], num_threads=None if mode == "agent_only" else 8)
     s = row(collect([tmp_path], plot=False), "step", 8)
-    assert (s["efficiency"], s["bound_kind"], s["bound_efficiency"]) == (1.0, "chain", pytest.approx(1.25))
+    assert (s["limit"], s["bound_kind"], s["bound_efficiency"]) == (100.0, "chain", pytest.approx(1.25))
     out = capsys.readouterr().out
-    assert "| 125% (beat its bound) | one batch" in out and "over 100%" not in out
+    assert "| 125% of chain 80 (beat its bound) |" in out and "over 100%" not in out
+    assert "- step at num_envs 8 beat its chain bound (80): within the limit (100)" in out
 
 
 def test_the_emulators_alone_bound_the_overlap_group_too(tmp_path):
@@ -171,9 +179,8 @@ def test_the_emulators_alone_bound_the_overlap_group_too(tmp_path):
         r = row(c, "async", 64, group=f"agent.overlap={str(ov).lower()}")
         assert (r["limit"], r["bound_kind"]) == (pytest.approx(900.0), "limit")  # env_only's pooled mean
         ratios = [async_[(ov, rnd)] / env_only[rnd] for rnd in (0, 1)]
-        assert r["efficiency_paired"] == pytest.approx(paired_log(ratios)[0])
         assert r["bound_efficiency_paired"] == pytest.approx(paired_log(ratios)[0])
-        assert r["efficiency_rounds"] == 2
+        assert r["bound_efficiency_rounds"] == 2
     assert len(c.table[c.table["mode"] == "env_only"]) == 1  # listed once, in its own group
 
 
@@ -262,8 +269,8 @@ def test_the_bound_per_design_rep_by_rep_from_the_env_probe_interleaved(tmp_path
     assert "| async | 4 | 32 |" not in out.split("**Loop over its bound per design")[1]
     # the limit's note says where the env probe went, only where it went there for every probe missing
     ran = "not measured in a job of its own (it ran interleaved in the loop's jobs: see the loop over it below)"
-    assert f"- no limit for sendrecv at num_envs 8: env_only groups=1 {ran}" in out
-    assert "- no limit for async[groups=4] at num_envs 32: env_only groups=4 and agent_only groups=4 not measured\n" in out
+    assert f"- no bound for sendrecv at num_envs 8: env_only groups=1 {ran}" in out
+    assert "- no bound for async[groups=4] at num_envs 32: env_only groups=4 and agent_only groups=4 not measured\n" in out
     assert list(c.table["interleaved"]) == ["env_only"] * 5  # the agent probes' rows share their loops' cells
     csv = pd.read_csv(c.out_dir / "interleaved.csv")
     assert csv["bound_ratio"].notna().sum() == 6  # 3 jobs and their cell at 8 envs, 1 and 1 at 64

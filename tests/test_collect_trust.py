@@ -152,28 +152,30 @@ def test_a_baseline_with_nothing_comparable_says_so(tmp_path, capsys):
     assert c.table["baseline_ratio"].isna().all()
     out = capsys.readouterr().out
     assert "No regressions" not in out
-    assert (f"Nothing comparable with {tmp_path / 'old'}: no configuration, mode and num_envs is in both, "
-            "so nothing was checked for regressions.") in out
+    assert f"**Against the baseline**: {tmp_path / 'old'}: 1 jobs, the last finished " in out
+    assert ("Nothing comparable: no configuration, mode and num_envs is in both, so nothing was checked for "
+            "regressions or improvements.") in out
 
 
-def test_an_efficiency_over_1_is_flagged_with_the_probe_that_set_the_limit(tmp_path, capsys):
+def test_a_loop_above_its_limit_is_flagged_with_the_probe_that_set_the_limit(tmp_path, capsys):
     for mode, thr in (("step", 110.0), ("env_only", 100.0), ("agent_only", 400.0)):  # env_only measured low
         write(tmp_path, mode, mode=mode, reps=[thr, thr])
     c = collect([tmp_path], plot=False)
-    r = row(c, "step", 8)
-    assert r["efficiency"] == pytest.approx(1.1) and r["limit_probe"] == "env_only"
+    r = row(c, "step", 8)  # held to its chain, 1 / (1/100 + 1/400) = 80, and above the limit too
+    assert r["bound_efficiency"] == pytest.approx(110 / 80) and r["limit_probe"] == "env_only"
     out = capsys.readouterr().out
-    assert "| 100 | 110% (over 100%) |" in out
-    assert ("- eff over 100% for step at num_envs 8: the limit (100) is env_only's mean, below what the loop "
-            "reached: that probe measured low (noisy or disturbed), so this efficiency is not a real one") in out
+    assert "| 138% of chain 80 (beat its bound) |" in out
+    assert ("- step at num_envs 8 beat its chain bound (80): above the limit (100, env_only's mean) too: env_only "
+            "measured low (noisy or disturbed), so this share is no real one") in out
 
 
-def test_an_efficiency_at_most_1_is_not_flagged(tmp_path, capsys):
-    for mode, thr in (("step", 100.0), ("env_only", 100.0), ("agent_only", 400.0)):
+def test_a_loop_within_its_bound_is_not_flagged(tmp_path, capsys):
+    for mode, thr in (("step", 70.0), ("env_only", 100.0), ("agent_only", 400.0)):
         write(tmp_path, mode, mode=mode, reps=[thr, thr])
     c = collect([tmp_path], plot=False)
     assert row(c, "step", 8)["limit_probe"] == "env_only"
-    assert "over 100%" not in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "| 88% of chain 80 |" in out and "beat its bound" not in out and "over 100%" not in out
 
 
 def test_collecting_a_sweep_into_itself_keeps_its_summary(tmp_path):

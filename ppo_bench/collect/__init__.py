@@ -43,7 +43,8 @@ the files lie:
   for like (learning runs pool their seeds as ever). Jobs measured while the
   1-minute load exceeded the CPU count are marked overloaded.
 - Nothing is dropped silently: failed jobs, skipped ones (a combination that
-  does not apply, never a failure), unusable files (a file with a number that
+  does not apply, never a failure; also one an older runner recorded as failed,
+  record.checks.not_applicable), unusable files (a file with a number that
   is not finite, NaN or Infinity, among them), jobs without a record (a job folder
   without result.json, or a job that the sweep's `.jobs.jsonl` says it launched:
   each job notes itself there as it starts and as it ends, so one whose folder
@@ -73,7 +74,9 @@ Each loop row is also held to the bound of its design (bound_per_design): where 
 own batch with nothing to overlap it (one batch, or batches with no more envs than emulator
 threads and cores), the chain bound 1 / (1/env probe + 1/(groups x agent probe)), capped by the
 limit; else the limit, min over the probes. table.csv says which (`bound_kind`) and why
-(`bound_why`), with the efficiency against it, pooled and paired by round.
+(`bound_why`), with the loop's share of it, pooled and paired by round: its one efficiency, which
+table.md's `eff` columns, the page's headline and its hover all give (the limit is an input, never a
+second efficiency).
 
 Jobs run with `schedule.profile=true` also give a table of where the loop
 step's time goes (phases.csv, and a section of table.md), averaged over rounds.
@@ -103,10 +106,12 @@ keys, agent.algo among them) whose reps are its seeds' loop env-steps/s, and tab
 says each row's `algo`: the reference workload's rows are unchanged.
 
 table.md describes itself: it opens with what was measured (game, network, runtime, backend,
-device and CPU models, torch and ale-py versions, commit, each sweep's command; also each chart.json's
-`meta.measured`), a legend explains the columns and marks its tables show and no others, a ratio whose
-interval contains 1 is marked (?) and one spanning over a factor of 4 (wide), and a cell weakened by
-its jobs' warnings (or contended) is marked (wN), the warning said under its table. A throughput's
+device and CPU models, torch and ale-py versions, commit, every command that ran into each sweep
+folder; also each chart.json's `meta.measured`), a legend explains the columns and marks its tables
+show and no others, a ratio whose interval contains 1 is marked (?) and one spanning over a factor of 4
+(wide), a cell noisy, contended, overloaded or on a shared node carries that word (record.marks, as the
+page and a job's log line do), and a cell weakened by its jobs' warnings is marked (wN), the warning
+said under its table. A throughput's
 interval is the t-interval on its log reps (stats.summary), never below zero, around the mean.
 
 Figures are rounded only when rendered (table.md, chart arrays); table.csv keeps
@@ -135,20 +140,21 @@ to 60 s, then stops with one line naming the holder's pid. A path it cannot use
 
 The package has one module per section of the summary, each with its statistics, its part
 of table.md and its files, and each importing only the modules listed before it: sources (find
-the result files, in folders and archives, and the sweeps' notes and multirun.yaml), load (read
-the result files; what cannot be used; the Collection), common (what several sections share:
-mode order, pooled reps, round pairing, table cells and their marks), measured (what was measured:
-table.md's opening lines, chart.json's meta), probe_limit (the limit the probes set, min over
-them, and each loop's efficiency against it; which group's probe a row takes), bound_per_design
-(the bound each loop's design holds it to: the chain of an env waiting for its batch, or the
-limit), interleaved (loops timed with a probe in the same job: the loop over the probe and over
-its bound, rep by rep; interleaved.csv), throughput (table.csv, the speed-ups, the chart arrays
-and throughput.png per group), side_by_side (backends.csv, runtimes.csv, side_by_side.*),
-phases (phases.csv), startup (where each job's start-up went: startup.csv), equal_steps (learning curves at equal env steps and the pairs compared
-there), learning (returns.*), integrity (what was not used or not trusted),
-baseline (regressions against --baseline), report (the sections in order, table.md, the
-out dir's lock, manifest and cleanup) and cli (collect() and main()). Mode,
-backend and runtime names and their order come from ppo_bench.registry, never from here.
+the result files, in folders and archives, and the sweeps' notes, multirun.yaml and history),
+load (read the result files; what cannot be used; the Collection), common (what several sections
+share: mode order, pooled reps, round pairing, table cells and their marks), measured (what was
+measured: table.md's opening lines, chart.json's meta), probe_limit (the limit the probes set, min
+over them; which group's probe a row takes), bound_per_design (the one bound each loop's design
+holds it to, the chain of an env waiting for its batch or the limit, and the loop's share of it),
+interleaved (loops timed with a probe in the same job: the loop over the probe and over its
+bound, rep by rep; interleaved.csv), throughput (table.csv, the speed-ups, the chart arrays and
+throughput.png per group), side_by_side (backends.csv, runtimes.csv, side_by_side.*), phases
+(phases.csv), startup (where each job's start-up went: startup.csv), equal_steps (learning curves
+at equal env steps and the pairs compared there), learning (returns.*), integrity (what was not
+used or not trusted), baseline (each row against --baseline: regressions, improvements, no change
+shown), report (the sections in order, table.md, the out dir's lock, manifest and cleanup) and cli
+(collect() and main()). Mode, backend and runtime names and their order come from
+ppo_bench.registry, never from here.
 """
 
 import sys

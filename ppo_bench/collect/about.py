@@ -16,7 +16,9 @@ import html
 from collections import Counter
 from pathlib import Path
 
+from ppo_bench.record import marks
 from ppo_bench.registry import BACKENDS
+from .common import FLAG_COLUMNS
 from .load import Collection
 
 LISTED = 4  # distinct values shown per provenance field; the rest are counted
@@ -88,24 +90,21 @@ def _reason(error) -> str:
 
 def warnings(c: Collection) -> str:
     """The warnings table.md lists, counted in one box; failed and skipped jobs counted by reason."""
-    kinds = [("contended jobs (another job ran on the host)", len(c.contended)),
-             ("configurations measured on an overloaded machine", len(c.overloaded)),
+    kinds = [("jobs marked (contended), another job ran on their host", len(c.contended)),
              ("machine-state warnings on compared jobs", len(c.machine_warnings)),
              ("unusable files", len(c.bad)), ("duplicates", len(c.duplicates)),
              ("job folders without a result", len(c.no_result)), ("paths not found", len(c.missing)),
              ("unreadable folders", len(c.unreadable)), ("learning warnings", len(c.learning_warnings))]
     if not c.table.empty:
-        kinds += [("rows with CV over 10% (!)", int(c.table["noisy"].sum()))]
+        kinds += [(f"rows marked ({m}), {marks.MEANING[m]}", int(c.table[col].fillna(False).astype(bool).sum()))
+                  for m, col in FLAG_COLUMNS.items() if m != marks.CONTENDED and col in c.table]
         if "bound_efficiency" in c.table:
             kinds += [("rows that beat their bound", int((c.table["bound_efficiency"] > 1).sum()))]
     items = [f"<li>{html.escape(what)}: {k}</li>" for what, k in kinds if k]
     for what, jobs in (("failed jobs", c.failed), ("skipped jobs (do not apply)", c.skipped)):
         if jobs:
             reasons = Counter(_reason(j.get("error")) for j in jobs)
-            folded = "".join(f"<li>{k} &times; {html.escape(r)}"
-                             + (" <em>(a combination that does not apply, recorded as failed by an older runner)"
-                                "</em>" if what == "failed jobs" and r.startswith("NotApplicable") else "") + "</li>"
-                             for r, k in reasons.most_common())
+            folded = "".join(f"<li>{k} &times; {html.escape(r)}</li>" for r, k in reasons.most_common())
             items.append(f"<li>{what}: {len(jobs)}, by reason:<ul>{folded}</ul></li>")
     if not items:
         return '<div class="flags clear" id="flags">No warnings: nothing failed, contended or overloaded.</div>'

@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from ppo_bench.registry import MODES
-from .common import interval, marks, md_table, mode_order, paired, probes
+from .common import bounded, interval, marks, md_table, mode_order, paired, probes
 from .load import Collection
 from .probe_limit import loop_rounds, probe_means, probe_rounds
 
@@ -115,38 +115,95 @@ def _paired(table: pd.DataFrame, jobs: pd.DataFrame, chained: list[bool]) -> Non
         table[k] = v
 
 
+def share(r, number=lambda x: f"{x:.0f}") -> str:
+    """A loop's share of its bound as every table and the page say it: "84% of chain 759" (`number`: how
+    the bound's figure is written)."""
+    return f"{r.bound_efficiency:.0%} of {r.bound_kind} {number(r.bound)}"
+
+
+def legend(table: pd.DataFrame, lines: list[str]) -> list[str]:
+    """What the throughput legend adds where the tables in `lines` show an eff column: the one bound."""
+    if not any(line.startswith("| num_envs |") and "| eff " in line for line in lines):
+        return []
+    return ["eff <mode> = the loop's share of the one bound its design holds it to, named with its figure (chain "
+            "or limit: the bound per design table below says which and why): mean over the bound, and paired: "
+            "per round, the loop over that round's bound, t-interval on log ratios"] + (
+        [f"{BEAT.strip()} = the loop ran faster than its bound: why, under its table"]
+        if any(BEAT in line for line in lines) else [])
+
+
+def columns(t: pd.DataFrame, loops: list[str]) -> tuple[list[str], dict[int, list[str]]]:
+    """One group's efficiency columns in its throughput table: `eff <mode>` per loop mode with a bound, and
+    the cells per num_envs (empty where that loop has none)."""
+    held = [m for m in loops if t.loc[t["mode"] == m, "bound"].notna().any()]
+    cell = {(r.mode, r.num_envs): r for r in t.itertuples()}
+    return [f"eff {m}" for m in held], {n: [_efficiency_cell(cell.get((m, n))) for m in held]
+                                         for n in sorted(t["num_envs"].unique())}
+
+
+def _beat(r) -> bool:
+    return bool(r.bound_efficiency > 1 or r.bound_efficiency_paired > 1)  # NaN compares False
+
+
+def _efficiency_cell(r) -> str:
+    """The share of the row's bound, pooled (`share`), and paired with its interval where 2 rounds or more
+    had the loop and both probes; marked where the loop beat it (said why under the table: `notes`)."""
+    if r is None or pd.isna(r.bound):
+        return ""
+    over = BEAT if _beat(r) else ""
+    if pd.isna(r.bound_efficiency_paired):
+        return f"{share(r)}{over}"
+    lo, hi = ("?" if pd.isna(x) else f"{x:.0%}" for x in (r.bound_efficiency_lo, r.bound_efficiency_hi))
+    return (f"{share(r)}; paired {r.bound_efficiency_paired:.0%} [{lo}, {hi}]"
+            f"{marks(r.bound_efficiency_lo, r.bound_efficiency_hi, about_one=False)}{over}")
+
+
+def notes(t: pd.DataFrame) -> list[str]:
+    """A line under a group's table per loop that beat its bound, saying why that can be: above the
+    chain but within the limit, it overlaps part of what the chain counts in series (an update beside the
+    next rollout) or a probe measured low; above the limit too, the probe that set the limit measured low
+    (no loop beats its slower side)."""
+    lines = []
+    for r in t[t["bound"].notna()].sort_values("num_envs").itertuples():
+        if not _beat(r):
+            continue
+        head = f"- {r.mode} at num_envs {r.num_envs} beat its {r.bound_kind} bound ({r.bound:.0f}): "
+        if max(r.mean, r.mean * r.bound_efficiency_paired / r.bound_efficiency
+               if pd.notna(r.bound_efficiency_paired) else 0) > r.limit:
+            probe = r.limit_probe + ("" if r.groups == 1 else f" groups={r.groups}")
+            lines.append(head + f"above the limit ({r.limit:.0f}, {probe}'s mean) too: {probe} measured low "
+                         "(noisy or disturbed), so this share is no real one")
+        else:
+            lines.append(head + f"within the limit ({r.limit:.0f}): the loop overlaps part of what the chain "
+                         "counts in series (an update run beside the next rollout), or a probe measured low")
+    return [""] + bounded(lines) if lines else []
+
+
 def footer(table: pd.DataFrame) -> list[str]:
     """The line under the throughput tables on the two ceilings, where some row has a bound."""
     if not table["bound"].notna().any():
         return []
     e, a = env_probe(), agent_probe()
-    beat = bool(((table["bound_efficiency"] > 1) | (table["bound_efficiency_paired"] > 1)).any())  # marked BEAT
-    return [f"two ceilings: chain = 1 / (1/{e} + 1/(groups x {a})) where every env waits for its own batch "
-            "with nothing to overlap it (one batch, groups = 1; or batches with num_envs <= num_threads and <= "
-            "cores: each env has an emulator thread of its own): per env t_env / (t_env + t_agent), capped by "
-            f"the limit; else limit = min({e}, {a}) (more envs than threads or cores: the cores are the "
-            "bottleneck and batches overlap); bound = the one the row is held to, why = the design that says "
-            "so; eff vs bound = mean over the bound, and paired per round over that round's bound"
-            + ("; beat its bound = the loop ran faster than its bound: a probe measured low, or the loop overlaps "
-               "what the bound counts in series (an update run beside the next rollout)" if beat else ""), ""]
+    return [f"two ceilings, one bound per loop: chain = 1 / (1/{e} + 1/(groups x {a})) where every env waits for "
+            "its own batch with nothing to overlap it (one batch, groups = 1; or batches with num_envs <= "
+            "num_threads and <= cores: each env has an emulator thread of its own): per env t_env / (t_env + "
+            f"t_agent), capped by the limit; else limit = min({e}, {a}), the emulators and the agent alone (more "
+            "envs than threads or cores: the cores are the bottleneck and batches overlap); bound = the one the "
+            "row is held to, why = the design that says so; the other ceiling is only an input, never a second "
+            "efficiency", ""]
+
+
+LIMIT_HEADER = "limit: min({}, {})"  # the detail table's column of the limit, an input
 
 
 def markdown(t: pd.DataFrame) -> list[str]:
-    """One group's rows and the bound each is held to (none where no row has one)."""
+    """One group's rows and the bound each is held to, with its inputs (none where no row has one)."""
     rows = t[t["bound"].notna()]
     if rows.empty:
         return []
     rows = rows.assign(_o=rows["mode"].map(mode_order)).sort_values(["num_envs", "_o"])
     cells = [[str(r.num_envs), r.mode, "n/a" if pd.isna(r.num_threads) else str(r.num_threads), f"{r.limit:.0f}",
-              f"{r.chain:.0f}", r.bound_kind, _efficiency_cell(r), r.bound_why] for r in rows.itertuples()]
+              f"{r.chain:.0f}", f"{r.bound_kind} {r.bound:.0f}", r.bound_why] for r in rows.itertuples()]
     return ["", "*Bound per design*", ""] + md_table(
-        ["num_envs", "mode", "num_threads", "limit", "chain", "bound", "eff vs bound", "why"], cells)
-
-
-def _efficiency_cell(r) -> str:
-    over = BEAT if r.bound_efficiency > 1 or r.bound_efficiency_paired > 1 else ""  # NaN: False
-    if pd.isna(r.bound_efficiency_paired):
-        return f"{r.bound_efficiency:.0%}{over}"
-    lo, hi = ("?" if pd.isna(x) else f"{x:.0%}" for x in (r.bound_efficiency_lo, r.bound_efficiency_hi))
-    return (f"{r.bound_efficiency:.0%}; paired {r.bound_efficiency_paired:.0%} [{lo}, {hi}]"
-            f"{marks(r.bound_efficiency_lo, r.bound_efficiency_hi, about_one=False)}{over}")
+        ["num_envs", "mode", "num_threads", LIMIT_HEADER.format(env_probe(), agent_probe()), "chain", "bound", "why"],
+        cells)

@@ -18,7 +18,7 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
-from ppo_bench.record import stats
+from ppo_bench.record import marks as figure_marks, stats
 from ppo_bench.registry import MODES
 
 MAX_LISTED = 20  # lines of a warning list in table.md; the rest is counted
@@ -117,6 +117,28 @@ def marks(lo: float, hi: float, about_one: bool = True) -> str:
         return ""
     said = [m for m, on in ((INCONCLUSIVE, about_one and lo <= 1 <= hi), (WIDE_MARK, hi > WIDE * lo)) if on]
     return f" ({', '.join(said)})" if said else ""
+
+
+FLAG_COLUMNS = {figure_marks.NOISY: "noisy", figure_marks.CONTENDED: "contended",
+                figure_marks.OVERLOADED: "overloaded", figure_marks.SHARED_NODE: "shared_node"}  # table.csv's
+
+
+def weakened(r) -> list[str]:
+    """The marks (record.marks) a row of table.csv carries: its flag columns that are true (integrity's
+    are bools where that section ran)."""
+    return [m for m, col in FLAG_COLUMNS.items() if isinstance(v := getattr(r, col, False), (bool, np.bool_)) and v]
+
+
+def weakened_text(r) -> str:
+    """A row's marks as a figure carries them: " (noisy, contended)"; "" for none."""
+    return figure_marks.text(weakened(r))
+
+
+def weakened_legend(lines: list[str]) -> list[str]:
+    """The legend's items for the figure marks that `lines` show, and only those."""
+    shown = "\n".join(lines)
+    return figure_marks.legend(m for m in figure_marks.ORDER
+                               if re.search(rf"\((?:[a-z ]+, )*{m}(?:, [a-z ]+)*\)", shown))
 
 
 def marks_legend(lines: list[str]) -> list[str]:

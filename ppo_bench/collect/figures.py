@@ -22,10 +22,10 @@ import json
 import pandas as pd
 
 from ppo_bench.registry import MODES
-from . import palette, side_by_side, view
+from . import bound_per_design, palette, side_by_side, view
 from .chart import (Chart, Legend, Panel, cut_caption, cut_marks, error, layout, log_axis, nums, one_line, ratio_axis,
                     rows_of, scatter, x_axis)
-from .common import mode_order, probes
+from .common import mode_order, probes, weakened_text
 
 THR = "env-steps/s"
 NUDGE = 2 ** 0.08  # paired points sit this factor right of the pooled ones on a log2 axis, so both bars show
@@ -74,12 +74,12 @@ def _bound_text(r) -> str:
     if pd.isna(r.bound):
         missing = getattr(r, "limit_missing", "")
         return "bound: not measured" + (f" (no {missing})" if isinstance(missing, str) and missing else "")
-    return f"{r.bound_efficiency:.0%} of its {r.bound_kind} bound ({view.fmt(r.bound)})"
+    return bound_per_design.share(r, view.fmt)
 
 
 def _mean_text(r, loop: bool) -> str:
     interval = "" if pd.isna(r.log_lo) else f" [{view.fmt(r.log_lo)}, {view.fmt(r.log_hi)}]"
-    return (f"<b>{r.label}</b>, {r.num_envs} envs<br>{view.fmt(r.mean)} {THR}{interval}, {r.n} reps"
+    return (f"<b>{r.label}</b>, {r.num_envs} envs<br>{view.fmt(r.mean)} {THR}{interval}{weakened_text(r)}, {r.n} reps"
             + (f"<br>{_bound_text(r)}" if loop else "") + (f"<br>{r.schedule}" if r.schedule else "")
             + "".join(f"<br>{f}" for f in view.flags(r)))
 

@@ -134,7 +134,7 @@ def _summary(seeds: pd.DataFrame) -> pd.DataFrame:
             "reached": int(pd.notna(times).sum()),
             "time_to_target_median": _median_never(times) if len(sub) else np.nan,
             "env_steps_to_target_median": _median_never(steps) if len(sub) else np.nan,
-            "env_steps_per_s": sub["env_steps_per_s"].mean(), "setup_s": sub["setup_s"].mean(),
+            "env_steps_per_s": sub["env_steps_per_s"].mean(), "setup_s": sub["setup_s"].median(),
             "wall_s": sub["wall_s"].mean(), "total_env_steps": sub["total_env_steps"].mean(),
             "seed_list": _listed(sub["seed"], integer=True), "final_per_seed": _listed(sub["final_return_mean"]),
             "time_to_target_per_seed": _listed(times), "env_steps_to_target_per_seed": _listed(steps, integer=True),
@@ -257,7 +257,7 @@ def markdown(c: Collection) -> list[str]:
     lines += md_table(first + ["mode", "num_envs", "seeds", "final return: IQM [95% CI]", "target",
                                 "time to target s from job start: median (per seed)",
                                 "env steps to target: median (per seed)",
-                                "env-steps/s", "setup s"], rows) + [""]
+                                "env-steps/s", "start-up s: median"], rows) + [""]
     rows = [conf(r) + [r.mode, str(r.num_envs), str(r.seed), _seed_final_cell(r),
                        str(r.episodes), str(r.total_env_steps), _seed_target_cell(r, r.time_to_target_s, _secs),
                        _seed_target_cell(r, r.env_steps_to_target, _steps),
@@ -265,7 +265,7 @@ def markdown(c: Collection) -> list[str]:
             for r in c.seeds.itertuples()]
     lines += ["*Per seed*", ""] + md_table(
         first + ["mode", "num_envs", "seed", "final return: mean ± std", "episodes", "env steps",
-                 "time to target s from job start", "env steps to target", "env-steps/s", "setup s", "wall s"],
+                 "time to target s from job start", "env steps to target", "env-steps/s", "start-up s", "wall s"],
         rows) + [""]
     lines += equal_steps_markdown(c.equal_steps, several)
     windows = ", ".join(str(w) for w in sorted(c.learning["window"].unique()))
@@ -277,7 +277,8 @@ def markdown(c: Collection) -> list[str]:
               "compilation count, at the first update whose running mean over a full window reached the target, "
               "never = not reached (the median "
               "counts it as infinitely late); env-steps/s = the learning loop's (setup excluded), mean over seeds "
-              "(the throughput table pools the same seeds); stopped early = a seed whose job failed part-way: "
+              "(the throughput table pools the same seeds); start-up s = from the job's start to its loop's, "
+              "median over seeds as the start-up section's total; stopped early = a seed whose job failed part-way: "
               "its curve counts up to the failure (curves, equal env steps), not in final return or time to "
               "target; a seed that stopped at the target counts at its last return past its end (curves, equal "
               "env steps); agree = at those env steps the two IQMs differ by no "

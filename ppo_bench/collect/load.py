@@ -36,7 +36,7 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
-from ppo_bench.record.checks import why_unreadable
+from ppo_bench.record.checks import OLDER_RUNNER, not_applicable, why_unreadable
 from ppo_bench.record.identity import as_today, flatten, group_identity
 from ppo_bench.record.parts import Machine, Measured, Timing
 from ppo_bench.record.results import BadResult, Record
@@ -78,13 +78,17 @@ class Collection:
     missing: list[str] = field(default_factory=list)      # paths given that do not exist
     unreadable: list[str] = field(default_factory=list)   # folders or archives that could not be read: "path: why"
     sweeps: dict = field(default_factory=dict)  # sweep folder -> its multirun.yaml's text (folder.MULTIRUN)
+    histories: dict = field(default_factory=dict)  # sweep folder -> its .commands.jsonl's text (folder.COMMANDS)
+    unmeasured: list[dict] = field(default_factory=list)  # failed and skipped jobs: sweep, path, overrides (commands)
     contended: list[dict] = field(default_factory=list)   # path, host, overlaps (other jobs' runs)
     contention: list[str] = field(default_factory=list)   # one line per stretch of overlapping runs on a host
     shared_node: list[str] = field(default_factory=list)  # per group, timed jobs that ran beside others on the node
     overloaded: list[str] = field(default_factory=list)   # one line per group measured above the CPU count
     machine_warnings: list[str] = field(default_factory=list)
-    regressions: list[str] = field(default_factory=list)
+    regressions: list[str] = field(default_factory=list)   # rows whose ratio to the baseline lies below 1
+    improvements: list[str] = field(default_factory=list)  # ... above 1
     baseline: Optional[Path] = None  # the --baseline compared with (None: none)
+    baseline_named: str = ""         # ... by what it ran: its date, commit and commands
     baseline_rows: int = 0           # rows of `table` the baseline also has (compared)
     markdown: str = ""
     out_dir: Optional[Path] = None
@@ -254,8 +258,21 @@ def _label_modes(jobs: pd.DataFrame) -> None:
                 for n, c in zip(sub["mode_name"], cfgs)]
 
 
-def _listing(path: Path, rec: Record) -> dict:
-    return {"path": str(path), "mode": rec.mode, "num_envs": rec.num_envs, "error": rec.error}
+def _listing(path: Path, rec: Record, error: Optional[str] = None) -> dict:
+    return {"path": str(path), "mode": rec.mode, "num_envs": rec.num_envs, "error": error or rec.error}
+
+
+def _outcomes(records: list[tuple[Path, Record]]) -> tuple[list[dict], list[dict]]:
+    """The failed and the skipped jobs, listed: a job an older runner recorded as failed for a combination
+    that does not apply (record.checks.not_applicable) is skipped, as today's runner records it, and says so."""
+    failed, skipped = [], []
+    for p, r in records:
+        refused = r.status == "failed" and not_applicable(r.config, r.error)
+        if r.status == "skipped" or refused:
+            skipped.append(_listing(p, r, refused and f"{refused} ({OLDER_RUNNER})"))
+        elif r.status == "failed":
+            failed.append(_listing(p, r))
+    return failed, skipped
 
 
 def load_jobs(paths: list[Path]) -> tuple[Collection, list[tuple[Path, Record]]]:
@@ -275,13 +292,15 @@ def load_jobs(paths: list[Path]) -> tuple[Collection, list[tuple[Path, Record]]]
             jobs.append(_job(path, rec))
         except (AttributeError, KeyError, TypeError, ValueError) as e:
             bad.append({"path": str(path), "reason": f"unusable field: {type(e).__name__}: {e}"})
-    c = Collection(pd.DataFrame(), pd.DataFrame(jobs), pd.DataFrame(), pd.DataFrame(),
-                   failed=[_listing(p, r) for p, r in records if r.status == "failed"],
-                   skipped=[_listing(p, r) for p, r in records if r.status == "skipped"],
+    failed, skipped = _outcomes(records)
+    unmeasured = [{"sweep": str(p.parent.parent), "path": str(p), "overrides": [str(o) for o in r.overrides or []]}
+                  for p, r in records if r.status != "ok"]
+    c = Collection(pd.DataFrame(), pd.DataFrame(jobs), pd.DataFrame(), pd.DataFrame(), failed=failed, skipped=skipped,
                    bad=sorted(bad, key=lambda b: b["path"]), duplicates=duplicates,
                    no_result=[{"path": p, "reason": no_result[p]} for p in sorted(no_result)],
                    unreadable=found.unreadable, missing=[str(p) for p in paths if not p.exists()],
-                   sweeps=_sweeps(found))
+                   sweeps=_texts(found.sweeps, found), histories=_texts(found.histories, found),
+                   unmeasured=unmeasured)
     if not c.jobs.empty:  # named together, so that a stopped run's group is its finished seeds' group
         name_groups(c.jobs)
         _label_modes(c.jobs)
@@ -302,11 +321,11 @@ def refuse(found: Found, bad: list[dict]) -> None:
         raise CollectError(path, why + (f"; also refused: {', '.join(more)}" if more else "") + "; nothing was written")
 
 
-def _sweeps(found: Found) -> dict[str, str]:
-    """Each sweep's multirun.yaml as text, by its folder; one that cannot be read is left out (it only
-    names the command, which the records' own overrides give too)."""
+def _texts(paths: list[Path], found: Found) -> dict[str, str]:
+    """Each sweep's multirun.yaml (or history) as text, by its folder; one that cannot be read is left out
+    (it only names the commands, which the records' own overrides give too)."""
     texts = {}
-    for path in found.sweeps:
+    for path in paths:
         try:
             texts[str(path.parent)] = found.read_bytes(path).decode()
         except (OSError, UnicodeDecodeError):

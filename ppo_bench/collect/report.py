@@ -49,7 +49,7 @@ LOCK_POLL_S = 0.1
 def build(paths: list[Path], compare_with: Optional[Path] = None) -> Collection:
     """Read and analyse, in memory; nothing is written. A baseline (`compare_with`) is read first, so
     that a bad one raises CollectError before anything else is done."""
-    base = None if compare_with is None else baseline.load(compare_with)
+    base, named = (None, "") if compare_with is None else baseline.load(compare_with)
     c, records = load_jobs(paths)
     c.baseline = compare_with
     if c.ok:
@@ -65,7 +65,7 @@ def build(paths: list[Path], compare_with: Optional[Path] = None) -> Collection:
     interleaved.build(c)
     learning.build(c)
     if base is not None and c.ok:
-        baseline.compare(c, base)
+        baseline.compare(c, base, named)
     return c
 
 

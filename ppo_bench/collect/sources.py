@@ -9,7 +9,8 @@ the folder its job wrote it to). The same rules as for a folder, met on disk or 
 a file named result.json under no `set_aside` folder (a sweep's earlier results, moved out) is a result
 file, and so is a folder of that name, which reads as unusable, not as a job without a result; a job
 folder (Hydra's `.hydra`, or a run log, in it) without one is a job without a record; `.jobs.jsonl` is
-the sweep's notes of the jobs it launched (folder.JOB_NOTES), `multirun.yaml` Hydra's record of its command.
+the sweep's notes of the jobs it launched (folder.JOB_NOTES), `multirun.yaml` Hydra's record of its (last)
+command and `.commands.jsonl` the folder's history, every command that ran a sweep into it (folder.COMMANDS).
 
 An archive is read whole or not at all. tarfile alone does not say when it is not: it ends its listing
 without a word at the first block after the first member that is no tar header (a header damaged in
@@ -40,7 +41,7 @@ from pathlib import Path, PurePosixPath
 from typing import Optional, Union
 
 from ppo_bench.record.checks import why_unreadable
-from ppo_bench.record.folder import JOB_NOTES, MULTIRUN, RESULT, SET_ASIDE
+from ppo_bench.record.folder import COMMANDS, JOB_NOTES, MULTIRUN, RESULT, SET_ASIDE
 
 ARCHIVES = (".tar.gz", ".tgz", ".tar.xz")
 ARCHIVE_NAMES = f"{', '.join(ARCHIVES[:-1])} or {ARCHIVES[-1]}"
@@ -71,6 +72,7 @@ class Found:
     named: set[Path] = field(default_factory=set)        # files given by path, not named result.json (load checks)
     notes: list[Path] = field(default_factory=list)      # sweeps' JOB_NOTES files
     sweeps: list[Path] = field(default_factory=list)     # sweeps' MULTIRUN files
+    histories: list[Path] = field(default_factory=list)  # sweeps' COMMANDS files
     held: dict[Path, Union[bytes, OSError]] = field(default_factory=dict)  # archive members read, or why not
     members: set[Path] = field(default_factory=set)      # every path inside the archives read
 
@@ -90,7 +92,7 @@ class Found:
 
 
 def walk(paths: list[Path]) -> Found:
-    """Every result file, job folder without one, sweep note and multirun.yaml under the paths: folders
+    """Every result file, job folder without one, sweep note, multirun.yaml and history under the paths: folders
     walked (symbolic links to folders not followed, as Path.rglob did), archives read (`read_archive`),
     a file given by its path taken as a result file. Each result file once, named as found, so reports
     show the paths users gave; folders that could not be listed are reported, never skipped silently."""
@@ -116,6 +118,7 @@ def walk(paths: list[Path]) -> Found:
                 unfinished.add(str(here))
             found.notes += [here / JOB_NOTES] if JOB_NOTES in files else []
             found.sweeps += [here / MULTIRUN] if MULTIRUN in files else []
+            found.histories += [here / COMMANDS] if COMMANDS in files else []
             for name in sorted(f for f in files if is_archive(Path(f))):
                 read_archive(here / name, found)
     found.results = sorted([*seen.values(), *found.results])
@@ -123,11 +126,12 @@ def walk(paths: list[Path]) -> Found:
     found.unreadable.sort()
     found.notes.sort()
     found.sweeps.sort()
+    found.histories.sort()
     return found
 
 
 def read_archive(archive: Path, found: Found) -> None:
-    """An archive's result files, notes and multirun.yaml read into `found.held`, in one pass and in
+    """An archive's result files, notes, multirun.yaml and history read into `found.held`, in one pass and in
     memory; its job folders without a result among `found.unfinished`. A member that is no file (a
     folder named result.json, a link) is held as the OSError that says why; an archive that cannot be
     read to its end (`to_the_end`) is in `found.damaged`, with the count of result files read before."""
@@ -141,10 +145,12 @@ def read_archive(archive: Path, found: Found) -> None:
                 path = archive.joinpath(*parts)
                 found.members.add(path)
                 marked |= {archive.joinpath(*parts[:i]) for i, p in enumerate(parts) if p in RUN_MARKERS}
-                if parts[-1] not in (RESULT, JOB_NOTES, MULTIRUN):
+                kept = {RESULT: found.results, JOB_NOTES: found.notes, MULTIRUN: found.sweeps,
+                        COMMANDS: found.histories}
+                if parts[-1] not in kept:
                     continue
                 if path not in found.held:  # a name added twice (tar rf) is one file, its last copy read
-                    {RESULT: found.results, JOB_NOTES: found.notes, MULTIRUN: found.sweeps}[parts[-1]].append(path)
+                    kept[parts[-1]].append(path)
                 if member.isfile():
                     found.held[path] = tar.extractfile(member).read()
                 elif member.isdir():

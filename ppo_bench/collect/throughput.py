@@ -11,9 +11,11 @@ and throughput.png, in the out dir with one group, in a folder per group with se
 A table says what it shows and nothing else: a legend under the tables explains the columns and
 marks they hold (a paired column only where one is shown), a ratio whose interval contains 1 or
 spans over a factor of 4 is marked (common.marks), and what weakens a figure is said beside it: a
-cell whose jobs' records carry warnings (no update inside the timed steps, a busy machine), or that
-was measured while another job ran on the host (contended), gets a mark (w1) and the warning's
-text under its table; table.csv keeps each row's warnings (a JSON list).
+cell noisy, contended, overloaded or on a shared node carries that word (record.marks), and a cell
+whose jobs' records carry warnings (no update inside the timed steps, a busy machine) gets a mark
+(w1) and the warning's text under its table; table.csv keeps each row's warnings (a JSON list), less
+the check of the agent's graphs on a probe that runs no agent. Each loop's `eff` column is its share
+of the one bound its design holds it to (bound_per_design).
 
 Figures keep full precision in table.csv (and its raw reps, so that a later collection can use
 it as a baseline); they are rounded only in table.md and the chart arrays.
@@ -31,18 +33,18 @@ import numpy as np
 import pandas as pd
 
 from ppo_bench.record.parts import UNIT
-from ppo_bench.record import stats
+from ppo_bench.record import marks, stats
 from ppo_bench.registry import MODES
 from . import bound_per_design, measured, probe_limit
 from .common import (bounded, camel, decimals, interval, marks_legend, md_table, mode_order, paired, pooled,
-                     probes, ratio_cell, round_ratios, sort_modes, to_json)
+                     probes, ratio_cell, round_ratios, sort_modes, to_json, weakened, weakened_legend,
+                     weakened_text)
 from .load import SINGLE_GROUP, Collection
 
-NOISY_CV = 0.10
 GROUP_FILES = ("chart.json", "chart.js", "throughput.png")  # per group (in the out dir when one)
 FILES = ("table.csv", *GROUP_FILES)
 POOLED_AWAY = "schedule.reps=1:"  # config.warnings_for's note that a job alone gives no interval: moot once pooled
-CONTENDED = "contended: another job ran on this host while it measured (see Contended below)"
+INFERENCE = "the inference compiled "  # the job's check of the agent's graphs: moot where no agent ran
 WARNED = re.compile(r" \(w\d+(, w\d+)*\)")  # a cell's warning marks (`_warned`)
 SLUG_MAX = 120  # bytes of a group's folder name; file systems refuse names past 255
 
@@ -69,20 +71,24 @@ def summarise(jobs: pd.DataFrame) -> pd.DataFrame:
             "algo": first["algo"], "num_threads": first["num_threads"],
             "mean": s["mean"], "ci95": s["ci95"],
             "lo": s["lo"], "hi": s["hi"], "n": s["n"], "jobs": len(sub), "cv": s["cv"],
-            "noisy": s["cv"] is not None and s["cv"] > NOISY_CV,
+            "noisy": marks.noisy(s["cv"]),
             "frames_per_s": s["mean"] * first["frameskip"] if first["frameskip"] else np.nan,
-            "reps": json.dumps(reps), "warnings": json.dumps(_warnings(sub, s["n"])),
+            "reps": json.dumps(reps), "warnings": json.dumps(_warnings(sub, s["n"], first["mode_name"])),
         })
     table = sort_modes(pd.DataFrame(rows), ["group", "mode", "num_envs"])
     return table.astype({"num_threads": "Int64"}) if not table.empty else table  # null: no emulators, or not recorded
 
 
-def _warnings(jobs: pd.DataFrame, n: int) -> list[str]:
+def _warnings(jobs: pd.DataFrame, n: int, mode: str) -> list[str]:
     """The distinct warnings of a row's jobs' records, in order: what weakens its figure (no update inside
     the timed steps, a busy machine, a recompiled graph). A job's note that it alone gives no interval
-    is left out where the row pooled the reps of several into one (POOLED_AWAY)."""
+    is left out where the row pooled the reps of several into one (POOLED_AWAY), and the check of the
+    agent's graphs on a probe that runs no agent (INFERENCE: an older job checked it on env_only too,
+    where nothing compiles, and warned on every such cell)."""
     found = dict.fromkeys(w for ws in jobs["warnings"] for w in ws)
-    return [w for w in found if not (n > 1 and w.startswith(POOLED_AWAY))]
+    agentless = mode in MODES and not MODES[mode].agent
+    return [w for w in found
+            if not (n > 1 and w.startswith(POOLED_AWAY)) and not (agentless and w.startswith(INFERENCE))]
 
 
 def _speedups(table: pd.DataFrame, jobs: pd.DataFrame) -> list[str]:
@@ -133,12 +139,12 @@ def legend(table: pd.DataFrame, lines: list[str]) -> str:
     items = [f"env-steps/s, mean over {reps} (rounds pooled) [95% interval: the t-interval on the log reps, "
              "exponentiated, so never below zero]" if table["lo"].notna().any() else
              f"env-steps/s, mean over {reps} (one rep: no interval)"]
-    items += ["(!) = CV > 10%: noisy, measure again or in rounds"] if table["noisy"].any() else []
+    items += weakened_legend(lines)
     items += [f"<mode>/{ref} = speed-up over {ref}: ratio of geometric means with a 95% Welch t-interval on "
               "log throughput"] if any(h.endswith(f"/{ref}") for h in headers) else []
     items += ["paired = per round, the ratio of the two back-to-back jobs, t-interval on the log ratios (2 "
               "rounds or more)"] if any(h.endswith(f"/{ref} paired") for h in headers) else []
-    items += probe_limit.legend(table, lines) + marks_legend(lines)
+    items += bound_per_design.legend(table, lines) + marks_legend(lines)
     items += ["(wN) = a warning on that cell's jobs, said under its table"] if any(
         WARNED.search(line) for line in lines) else []
     return "; ".join(items)
@@ -151,9 +157,9 @@ def _group_markdown(t: pd.DataFrame) -> list[str]:
     cell = {(r.mode, r.num_envs): r for r in t.itertuples()}
     others = [m for m in loops if m != ref and t.loc[t["mode"] == m, "speedup"].notna().any()]
     paired_modes = [m for m in others if t.loc[t["mode"] == m, "paired_speedup"].notna().any()]
-    limit_header, limit_cells = probe_limit.columns(t, loops)
+    bound_header, bound_cells = bound_per_design.columns(t, loops)
     header = (["num_envs"] + labels + [f"{m}/{ref}" for m in others] + [f"{m}/{ref} paired" for m in paired_modes]
-              + limit_header)
+              + bound_header)
     rows, notes = [], {}
     for n in sorted(t["num_envs"].unique()):
         get = lambda m: cell.get((m, n))  # noqa: E731
@@ -161,27 +167,29 @@ def _group_markdown(t: pd.DataFrame) -> list[str]:
         row += [ratio_cell(get(m).speedup, get(m).speedup_lo, get(m).speedup_hi) if get(m) else "" for m in others]
         row += [ratio_cell(get(m).paired_speedup, get(m).paired_lo, get(m).paired_hi) if get(m) else ""
                 for m in paired_modes]
-        rows.append(row + limit_cells[n])
+        rows.append(row + bound_cells[n])
     said = [f"- (w{k}) {text}" for text, k in notes.items()]
     return (md_table(header, rows) + ([""] + bounded(said) if said else []) + probe_limit.notes(t)
-            + bound_per_design.markdown(t))
+            + bound_per_design.notes(t) + bound_per_design.markdown(t))
 
 
 def _warned(r, notes: dict[str, int]) -> str:
-    """The marks of the warnings that weaken a cell (its jobs' own, and contended where another job ran on
-    the host meanwhile), each text numbered once per table in `notes`: " (w1, w2)"."""
-    contended = getattr(r, "contended", False)  # integrity's flag; a bool where that section ran
-    texts = json.loads(r.warnings) + ([CONTENDED] if isinstance(contended, (bool, np.bool_)) and contended else [])
+    """The marks of the warnings its jobs' records carry, each text numbered once per table in `notes`:
+    " (w1, w2)" (contended, overloaded and noisy are marks of their own: `_mean_cell`; a job's own
+    warning of a busy machine is the overloaded mark's, said once, by it)."""
+    overloaded = marks.OVERLOADED in weakened(r)
+    texts = [w for w in json.loads(r.warnings) if not (overloaded and w.startswith(marks.BUSY))]
     if not texts:
         return ""
     return " (" + ", ".join(f"w{notes.setdefault(x, len(notes) + 1)}" for x in texts) + ")"
 
 
 def _mean_cell(r) -> str:
-    """The mean and its 95% interval (stats.summary: on log reps, never below zero): 591 [497, 700]."""
+    """The mean and its 95% interval (stats.summary: on log reps, never below zero) and its marks
+    (record.marks): 591 [497, 700] (noisy)."""
     d = decimals(r.mean)
     cell = f"{r.mean:.{d}f}" if pd.isna(r.lo) else f"{r.mean:.{d}f} [{r.lo:.{d}f}, {r.hi:.{d}f}]"
-    return cell + (" (!)" if r.noisy else "")
+    return cell + weakened_text(r)
 
 
 def js_name(label: str) -> str:
@@ -195,9 +203,11 @@ def chart_figure(x: float) -> int | float:
     return round(x) if x >= 100 else float(f"{x:.3g}")
 
 
-def chart(t: pd.DataFrame, jobs: pd.DataFrame, group: str, sweeps: Optional[dict] = None) -> dict:
+def chart(t: pd.DataFrame, jobs: pd.DataFrame, group: str, sweeps: Optional[dict] = None,
+          histories: Optional[dict] = None) -> dict:
     """The reference's arrays ({n, thr, thr_lo, thr_hi}, `chart_figure`s, sorted by n) plus meta, what was
-    measured among it (`measured`: `sweeps` are the collection's multirun.yaml texts, for the command)."""
+    measured among it (`measured`: `sweeps` and `histories` are the collection's multirun.yaml and
+    .commands.jsonl texts, for the commands)."""
     sweeps = sweeps or {}
     out = {}
     for m in sorted(t["mode"].unique(), key=mode_order):
@@ -211,13 +221,14 @@ def chart(t: pd.DataFrame, jobs: pd.DataFrame, group: str, sweeps: Optional[dict
                    "gpu": distinct("gpu"), "schedule": j.iloc[0]["schedule"],
                    "date": max((d for d in j["finished_at"] if d), default=None), "group": group,
                    "frameskip": j.iloc[0]["frameskip"], "unit": UNIT,
-                   "measured": measured.meta(j, sweeps)}
+                   "measured": measured.meta(j, sweeps, histories)}
     return out
 
 
 def charts(c: Collection) -> dict[str, dict]:
     """Every group's chart, by group name in order."""
-    return {g: chart(c.table[c.table["group"] == g], c.jobs, g, c.sweeps) for g in sorted(c.table["group"].unique())}
+    return {g: chart(c.table[c.table["group"] == g], c.jobs, g, c.sweeps, c.histories)
+            for g in sorted(c.table["group"].unique())}
 
 
 def chart_js(ch: dict) -> str:

@@ -229,6 +229,15 @@ def validate(cfg: Any, machine: Callable[[], tuple[Optional[int], int]] = memory
     positive("stall_timeout_s", cfg.stall_timeout_s)
     _check_machine(cfg, backend, runtime, mode, machine)
     # Relations last: a NotApplicable then means every value on its own was right.
+    relations(cfg)
+
+
+def relations(cfg: Any) -> None:
+    """The relations between values that a sweep crosses, each refused as NotApplicable (the last part of
+    `validate`). Reads the registries and the config only, nothing of the machine, so that the collector
+    can ask it of an older record's config (record.checks.not_applicable)."""
+    mode, backend = _entry(MODES, cfg.mode.name), _entry(BACKENDS, cfg.env.backend)
+    runtime, algo = _entry(RUNTIMES, cfg.agent.runtime), _entry(ALGOS, cfg.agent.algo)
     check_batches(backend, cfg.env.num_envs, cfg.mode.groups, emulators=mode.emulators)
     _check_mode(cfg, mode, runtime)
     _check_agent_relations(cfg.agent, mode, runtime, algo)

@@ -44,7 +44,7 @@ from ppo_bench.config.schema import NotApplicable, validate, warnings_for
 from ppo_bench.job import CHILD
 from ppo_bench.job.isolation import ChildJob, Stage, start_server, stop_server
 from ppo_bench.config import placed
-from ppo_bench.record import provenance, stats
+from ppo_bench.record import marks, provenance, stats
 from ppo_bench.record.folder import RESULT, SET_ASIDE, set_aside
 from ppo_bench.record.identity import JobIdentity
 from ppo_bench.record.parts import UNIT, JobFolder, Placement, utc_iso
@@ -311,14 +311,19 @@ def _ok_record(path: Path) -> Optional[Record]:
     return earlier if earlier.status == "ok" else None
 
 
-def _busy_machine(record: Record) -> Optional[str]:
-    """A warning when the 1-minute load exceeded the CPU count around the measurement."""
-    machine, cpus = record.measured and record.measured.machine, record.provenance.cpu_count
+def _loads(record: Record) -> list[float]:
+    """The 1-minute loads read just before and just after the measurement, where readable."""
+    machine = record.measured and record.measured.machine
     loads = [s.load_1m for s in (machine.before, machine.after) if s is not None] if machine else []
-    loads = [x for x in loads if x is not None]
-    if not cpus or not loads or max(loads) <= cpus:
+    return [x for x in loads if x is not None]
+
+
+def _busy_machine(record: Record) -> Optional[str]:
+    """A warning when the 1-minute load exceeded the CPU count around the measurement (marks.overloaded)."""
+    loads, cpus = _loads(record), record.provenance.cpu_count
+    if not marks.overloaded(loads, cpus):
         return None
-    return (f"busy machine: 1-minute load {max(loads):.1f} > {cpus} CPUs around the measurement; "
+    return (f"{marks.BUSY}1-minute load {max(loads):.1f} > {cpus} CPUs around the measurement; "
             "other work took CPU time from the emulators")
 
 
@@ -376,7 +381,8 @@ def summarise_record(record: Record | dict) -> str:
         ret = "no episode finished" if ret is None else f"return {ret:.1f} (last {learning.window})"
         return f"{head}: {thr.mean:.0f} {UNIT} over {learning.total_env_steps} env steps, {ret}"
     s = stats.summary(thr.reps, thr.pilot and [thr.reps[:thr.pilot]])  # the tables' interval: never below zero
-    line = f"{head}: {stats.interval_text(thr.mean, s['lo'], s['hi'])} {UNIT} over {len(thr.reps)} reps"
+    line = f"{head}: {stats.interval_text(thr.mean, s['lo'], s['hi'])}{marks.text(_marks(record, s['cv']))} {UNIT}" \
+           f" over {len(thr.reps)} reps"
     line += "" if s["lo"] is not None else " (no interval)"
     if thr.precision is not None:  # a precision target's (record.precision)
         line += (f" (+-{stats.relative_half_width(s['mean'], s['lo'], s['hi']):.1%} for schedule.precision="
@@ -387,3 +393,10 @@ def summarise_record(record: Record | dict) -> str:
         line += (f"; {probe.mode} interleaved {sum(probe.reps) / len(probe.reps):.0f}, "
                  f"loop/{probe.mode} by rep {', '.join(f'{r:.2f}' for r in ratios)}")
     return line
+
+
+def _marks(record: Record, cv: Optional[float]) -> list[str]:
+    """The marks the tables would give this job's cell that the job itself can tell (record.marks):
+    noisy, and overloaded by its own machine readings; contended needs the other jobs, the collector's."""
+    return [m for m, on in ((marks.NOISY, marks.noisy(cv)),
+                            (marks.OVERLOADED, marks.overloaded(_loads(record), record.provenance.cpu_count))) if on]

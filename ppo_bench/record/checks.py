@@ -3,6 +3,8 @@
 - Why it could not be read, in words a listing can show: "empty file", "not valid JSON: truncated"
   (a job killed while a foreign tool wrote it, a copy cut short), "permission denied", "a folder,
   not a file".
+- Whether a job an older runner recorded as failed was a combination that does not apply
+  (`not_applicable`): such a job counts as skipped, as today's runner records it.
 - Whether its figures agree with each other. The job derives every figure from what it timed: each
   repetition's throughput is its env steps over its seconds, the mean and ci95 come from those reps
   (stats.summary). A record edited by hand, or written by a tool that rounds, says otherwise somewhere,
@@ -14,7 +16,12 @@
 from __future__ import annotations
 
 import math
+from types import SimpleNamespace
 from typing import Optional
+
+from ppo_bench.config.checks import NotApplicable
+from ppo_bench.config.schema import relations
+from ppo_bench.record.identity import as_today, flatten
 
 REL_TOL = 1e-6
 """How far a figure may sit from what its record derives it from (relative): far above float
@@ -73,3 +80,39 @@ def disagreement(reps_of: dict, where: str = "throughput") -> Optional[str]:
         if not _close(ci95, want, math.fsum(reps) / len(reps)):  # 0 for equal reps: scaled by the mean
             return f"{where}.ci95: {ci95:g}, but its reps give {want:g}"
     return None
+
+
+OLDER_RUNNER = "recorded as failed by an older runner"
+
+
+def not_applicable(config: dict, error: Optional[str]) -> Optional[str]:
+    """The refusal of a job that an older runner recorded as failed where today's records it as skipped
+    (the combination does not apply: async on one env, groups that do not divide num_envs); None for a
+    real failure. Older runners wrote such a refusal as `NotApplicable: ...`, and before that class
+    existed as `ValueError: ...`: the latter counts only where today's check of the relations
+    (config.schema.relations, on the record's config in today's schema) refuses it as NotApplicable in
+    the same words, so that no failure of another kind is passed off as not applying."""
+    kind, _, said = (error or "").partition(": ")
+    if kind == NotApplicable.__name__:
+        return error
+    if kind != ValueError.__name__:
+        return None
+    flat = {"mode.groups": 1, **as_today(flatten(config))}
+    tree: dict = {}
+    for key, value in flat.items():
+        *parents, name = key.split(".")
+        node = tree
+        for p in parents:
+            node = node.setdefault(p, {})
+        node[name] = value
+    try:
+        relations(_namespace(tree))
+    except NotApplicable as e:
+        return error if str(e) == said else None
+    except (ValueError, KeyError, AttributeError, TypeError):  # a value today's schema has no name for
+        return None
+    return None
+
+
+def _namespace(tree: dict) -> SimpleNamespace:
+    return SimpleNamespace(**{k: _namespace(v) if isinstance(v, dict) else v for k, v in tree.items()})

@@ -1,0 +1,59 @@
+"""The marks a throughput figure carries where something weakens it: one word each, written the same in
+table.md's cells, the report page's headline and its charts' hover, and a job's log line, so that a
+reader learns them once and a mark never means two things.
+
+- noisy: its reps' coefficient of variation is above NOISY_CV: measure again, or in rounds;
+- contended: another job ran on the same host while it measured (only a collection, which sees the
+  other jobs, can tell; a job's own line cannot);
+- overloaded: the 1-minute load, read just before or just after the measurement, was above the CPU
+  count: threads queued for a CPU, and the emulators slowed unevenly;
+- shared node: it ran beside other jobs of the node launcher, on cores and a GPU of its own: a sound
+  figure, but not the one of the same job run alone.
+
+A figure carries them in this order, after its interval: `591 [497, 701] (noisy, contended)`.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Iterable, Optional
+
+NOISY_CV = 0.10
+NOISY, CONTENDED, OVERLOADED, SHARED_NODE = "noisy", "contended", "overloaded", "shared node"
+MEANING = {
+    NOISY: f"CV above {NOISY_CV:.0%}: measure again or in rounds",
+    CONTENDED: "another job ran on this host while it measured",
+    OVERLOADED: "the 1-minute load was above the CPU count while it measured",
+    SHARED_NODE: "ran beside other jobs on its node (hydra/launcher=node), on cores and a GPU of its own",
+}
+ORDER = tuple(MEANING)
+BUSY = "busy machine: "  # how a job's own warning of an overloaded machine begins (job.parent): the mark says it
+
+
+def _known(x) -> bool:
+    """A reading that is a number (not None, NaN or a record's unset field)."""
+    return isinstance(x, numbers.Real) and not isinstance(x, bool) and not math.isnan(x)
+
+
+def noisy(cv: Optional[float]) -> bool:
+    """Whether reps with this coefficient of variation are marked noisy (None or NaN: one rep, never)."""
+    return _known(cv) and cv > NOISY_CV
+
+
+def overloaded(loads: Iterable[Optional[float]], cpus: Optional[float]) -> bool:
+    """Whether a load read around the measurement exceeded the CPU count (either unknown: not marked)."""
+    known = [float(x) for x in loads if _known(x)]
+    return bool(known) and _known(cpus) and max(known) > cpus
+
+
+def text(marks: Iterable[str]) -> str:
+    """The marks as a figure carries them, in ORDER: " (noisy, contended)"; "" for none."""
+    shown = [m for m in ORDER if m in set(marks)]
+    return f" ({', '.join(shown)})" if shown else ""
+
+
+def legend(marks: Iterable[str]) -> list[str]:
+    """The legend's items for these marks, in ORDER: "(noisy) = CV above 10%: ..."."""
+    shown = set(marks)
+    return [f"({m}) = {MEANING[m]}" for m in ORDER if m in shown]
