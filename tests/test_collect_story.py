@@ -148,7 +148,7 @@ def _job_record(reps, **kw) -> dict:
 
 
 def test_the_job_log_line_marks_its_figure_as_the_tables_do():
-    from ppo_bench.job.parent import summarise_record
+    from ppo_bench.record.line import summarise_record
 
     line = summarise_record(_job_record([100.0, 150.0, 70.0], load=5.0, cpus=2))
     assert line.endswith(f"] (noisy, overloaded) {UNIT} over 3 reps"), line

@@ -15,7 +15,7 @@ from ppo_bench.config.schema import validate
 from ppo_bench.loop.drivers import EnvOnlyDriver, SendRecvDriver, StepDriver, drain
 from ppo_bench.job import parent
 from ppo_bench.record.results import read_result
-from ppo_bench.job.parent import summarise_record
+from ppo_bench.record.line import summarise_record
 
 
 @pytest.mark.parametrize("groups, seed", [(1, 0), (1, 1), (2, 1), (4, 1)])

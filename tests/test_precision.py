@@ -18,6 +18,7 @@ from conftest import compose_config
 from test_runner import run_job
 from ppo_bench.config.schema import validate
 from ppo_bench.job import parent
+from ppo_bench.record.line import summarise_record
 from ppo_bench.job.isolation import Stage
 from ppo_bench.record import stats
 from ppo_bench.record.precision import STOPS, Stopping, needed
@@ -203,7 +204,7 @@ def test_a_cpu_job_with_a_target_times_between_its_pilot_and_its_cap_and_says_wh
     assert (thr["lo"], thr["hi"]) == pytest.approx((s["lo"], s["hi"]))
     assert len(record["interleaved"]["reps"]) == n and record["phases"]["loop_steps"] == 8
     assert record["env_steps"]["total"] == n * 2 * 8  # the timed reps' steps: no probe's, no profile's
-    line = parent.summarise_record(record)
+    line = summarise_record(record)
     assert f"over {n} reps (+-" in line, line
     assert f"stopped by {thr['stopped_by']}; the pilot asked for {thr['needed']})" in line, line
     assert any(f"timing {n}" in m for m in caplog.messages), caplog.messages

@@ -84,7 +84,7 @@ def test_the_job_log_prints_the_interval_the_table_prints(tmp_path):
     """A spread wider than the mean read `7 env_steps/s ± 8` in the log, where the table prints the
     interval on the log reps: both print the same cell now."""
     from ppo_bench.collect import collect
-    from ppo_bench.job.parent import summarise_record
+    from ppo_bench.record.line import summarise_record
 
     (tmp_path / "job").mkdir()
     record = run_job(tmp_path / "job", "schedule.reps=3")
@@ -93,9 +93,9 @@ def test_the_job_log_prints_the_interval_the_table_prints(tmp_path):
     record["throughput"]["ci95"] = float(sps.t.ppf(0.975, 2) * np.std([2, 14, 5], ddof=1) / np.sqrt(3))
     (tmp_path / "job" / "result.json").write_text(json.dumps(record))
     line = summarise_record(record)
-    assert ": 7.00 [0.46, 58.30] env_steps/s over 3 reps" in line and "±" not in line, line
+    assert ": 7.00 [0.46, 58.30] (noisy" in line and " over 3 reps" in line and "±" not in line, line
     collect([tmp_path / "job"], out_dir=tmp_path / "summary")
-    assert "7.00 [0.46, 58.30]" in (tmp_path / "summary" / "table.md").read_text()
+    assert "| 7.00 [0.46, 58.30] (noisy" in (tmp_path / "summary" / "table.md").read_text()
 
 
 ALE_RESET_DROP_ATTEMPTS = 3

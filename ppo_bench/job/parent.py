@@ -44,10 +44,11 @@ from ppo_bench.config.schema import NotApplicable, validate, warnings_for
 from ppo_bench.job import CHILD
 from ppo_bench.job.isolation import ChildJob, Stage, start_server, stop_server
 from ppo_bench.config import placed
-from ppo_bench.record import marks, provenance, stats
+from ppo_bench.record import marks, provenance
 from ppo_bench.record.folder import RESULT, SET_ASIDE, set_aside
 from ppo_bench.record.identity import JobIdentity
-from ppo_bench.record.parts import UNIT, JobFolder, Placement, utc_iso
+from ppo_bench.record.line import head_of, loads_of, summarise_record
+from ppo_bench.record.parts import JobFolder, Placement, utc_iso
 from ppo_bench.record.results import BadResult, Record, check_writable
 from ppo_bench.record.typed import UNSET
 from ppo_bench.signals import one_line, signals_deferred, stops_raise
@@ -155,7 +156,7 @@ def run(cfg: DictConfig, output_dir: Optional[Path] = None) -> dict:
         check_writable(path)
     except OSError as e:
         line = f"its folder {job.output_dir} cannot be written ({one_line(e)}); no record"
-        print(f"{_head(Record(**identity.fields()))}: FAILED: {line}", file=sys.stderr)  # its log is in that folder
+        print(f"{head_of(Record(**identity.fields()))}: FAILED: {line}", file=sys.stderr)  # its log is in that folder
         raise JobFailed(line) from None
     started, started_mono = time.time(), time.monotonic()
     where = placed.current()  # the node launcher's slot; None under the others
@@ -223,7 +224,7 @@ def _close(record: Record, child: Optional[ChildJob], interleave: Optional[str],
         _log_outcome(record, path)
         return
     cause = f"{record.error}; " if record.status == "failed" and record.error else ""
-    log.error("%s: FAILED: %s%s", _head(record), cause, unwritten)
+    log.error("%s: FAILED: %s%s", head_of(record), cause, unwritten)
     if sys.exc_info()[0] is None:  # else the job's own failure or interruption goes on up
         raise JobFailed(unwritten)
 
@@ -244,15 +245,11 @@ def _log_outcome(record: Record, path: Path) -> None:
     if record.status == "ok":
         log.info("%s -> %s", summarise_record(record), path)
         return
-    head = _head(record)
+    head = head_of(record)
     if record.status == "skipped":
         log.warning("%s: skipped, not applicable in this sweep: %s -> %s", head, record.error, path)
     else:
         log.error("%s: FAILED: %s -> %s", head, record.error, path)
-
-
-def _head(record: Record) -> str:
-    return f"{record.mode} {record.game} {record.agent} n={record.num_envs}"
 
 
 def _finished_earlier(path: Path, identity: JobIdentity, cfg: DictConfig, multirun: bool) -> Optional[Record]:
@@ -283,7 +280,7 @@ def _finished_earlier(path: Path, identity: JobIdentity, cfg: DictConfig, multir
         ways = (f"resume=true to skip this job, set_aside=true to move it to {aside}/<time>/ and run again, or {other}"
                 if same else f"set_aside=true to move it to {aside}/<time>/ and run this job, or {other}")
         line = f"{path} holds an ok record {what}, kept: {ways}"
-    log.error("%s: FAILED: %s", _head(Record(**identity.fields())), line)
+    log.error("%s: FAILED: %s", head_of(Record(**identity.fields())), line)
     raise Kept(line)
 
 
@@ -311,16 +308,9 @@ def _ok_record(path: Path) -> Optional[Record]:
     return earlier if earlier.status == "ok" else None
 
 
-def _loads(record: Record) -> list[float]:
-    """The 1-minute loads read just before and just after the measurement, where readable."""
-    machine = record.measured and record.measured.machine
-    loads = [s.load_1m for s in (machine.before, machine.after) if s is not None] if machine else []
-    return [x for x in loads if x is not None]
-
-
 def _busy_machine(record: Record) -> Optional[str]:
     """A warning when the 1-minute load exceeded the CPU count around the measurement (marks.overloaded)."""
-    loads, cpus = _loads(record), record.provenance.cpu_count
+    loads, cpus = loads_of(record), record.provenance.cpu_count
     if not marks.overloaded(loads, cpus):
         return None
     return (f"{marks.BUSY}1-minute load {max(loads):.1f} > {cpus} CPUs around the measurement; "
@@ -365,38 +355,3 @@ def _stall_place(schedule: Any, sent: Optional[dict] = None) -> Callable[[Stage,
             name = f"repetition {rep + 1} of {total}" if rep < total else "the profiled repetition"
         return f"{name} after {done} of {schedule.bench_steps} loop steps"
     return where
-
-
-def summarise_record(record: Record | dict) -> str:
-    """One line per job for the log (of a Record, or of its JSON as `run` returns it)."""
-    if isinstance(record, dict):
-        record = Record.from_json(record)
-    head = f"{_head(record)} on {record.device}"
-    if record.status != "ok":
-        return f"{head}: FAILED: {record.error}"
-    thr = record.measured.throughput
-    learning = record.measured.learning
-    if learning:
-        ret = learning.final_return_mean
-        ret = "no episode finished" if ret is None else f"return {ret:.1f} (last {learning.window})"
-        return f"{head}: {thr.mean:.0f} {UNIT} over {learning.total_env_steps} env steps, {ret}"
-    s = stats.summary(thr.reps, thr.pilot and [thr.reps[:thr.pilot]])  # the tables' interval: never below zero
-    line = f"{head}: {stats.interval_text(thr.mean, s['lo'], s['hi'])}{marks.text(_marks(record, s['cv']))} {UNIT}" \
-           f" over {len(thr.reps)} reps"
-    line += "" if s["lo"] is not None else " (no interval)"
-    if thr.precision is not None:  # a precision target's (record.precision)
-        line += (f" (+-{stats.relative_half_width(s['mean'], s['lo'], s['hi']):.1%} for schedule.precision="
-                 f"{thr.precision:g}, stopped by {thr.stopped_by}; the pilot asked for {thr.needed})")
-    probe = record.measured.interleaved
-    if probe and probe.reps:
-        ratios = [a / b for a, b in zip(thr.reps, probe.reps)]
-        line += (f"; {probe.mode} interleaved {sum(probe.reps) / len(probe.reps):.0f}, "
-                 f"loop/{probe.mode} by rep {', '.join(f'{r:.2f}' for r in ratios)}")
-    return line
-
-
-def _marks(record: Record, cv: Optional[float]) -> list[str]:
-    """The marks the tables would give this job's cell that the job itself can tell (record.marks):
-    noisy, and overloaded by its own machine readings; contended needs the other jobs, the collector's."""
-    return [m for m, on in ((marks.NOISY, marks.noisy(cv)),
-                            (marks.OVERLOADED, marks.overloaded(_loads(record), record.provenance.cpu_count))) if on]
