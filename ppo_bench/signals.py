@@ -12,7 +12,7 @@ import signal
 import stat
 import sys
 import threading
-from contextlib import ExitStack, contextmanager
+from contextlib import AbstractContextManager, ExitStack, contextmanager
 from typing import Any, Iterable, Iterator, Optional
 
 
@@ -112,7 +112,8 @@ def stops_held(ignored_too: bool = False) -> Iterator[None]:
     then, unless another stop is already on its way up: the stop is never lost, and never raised
     twice. A second stop while one is held raises at once, so that nothing keeps a job from
     stopping. A signal this process ignores stays ignored (`heeded`), unless `ignored_too`: a
-    pool's worker ignores them between jobs, and takes them while it runs one.
+    pool's worker ignores them between jobs, and takes them while it runs one. Inside the runner,
+    the same holds a stop through a native import (`importing`).
 
     Raising a stop at once, wherever it came, lost the record of a job stopped before its runner
     began: a sweep stopped while its jobs composed their configs on a loaded 2-core machine ended with
@@ -140,6 +141,17 @@ def stops_held(ignored_too: bool = False) -> Iterator[None]:
         _held = outer
     if held:
         raise stop_of(held.pop())
+
+
+def importing() -> AbstractContextManager:
+    """Around an import of a native module (ale-py, torch) where a job's runner may make it (the config
+    check of the first job in a process): a stop that comes meanwhile is raised as the import ends
+    (`stops_held`), not inside it.
+
+    Raised inside the module's initialisation, the stop crashed the job's process in ale-py's import
+    (a segfault), or was lost there, as torch's import swallows it and goes on: a sweep stopped as its
+    jobs began left a job with no record and no end note, or one that ran on unstopped."""
+    return stops_held()
 
 
 @contextmanager
@@ -203,20 +215,28 @@ def stops_noted() -> Iterator[list[BaseException]]:
 
 
 @contextmanager
-def signals_deferred() -> Iterator[None]:
-    """Hold SIGINT, SIGTERM and SIGHUP back while a record is written; they arrive right after.
-
-    A second Ctrl-C during the write would otherwise leave the job without a record.
-    """
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, *HANDLED})
+def blocked(signums: Iterable[int]) -> Iterator[None]:
+    """`signums` blocked in this thread for the duration (`signal.pthread_sigmask`); one that came
+    meanwhile arrives as the block ends. A process started meanwhile from this thread starts with
+    them blocked, through fork and exec, and they stay blocked there until it unblocks them: how a
+    helper process of a sweep is kept from the stops a terminal sends its whole process group
+    (`sigint_held`, `launch.node`, the submitit local launcher)."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, set(signums))
     try:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
-@contextmanager
-def sigint_held() -> Iterator[None]:
+def signals_deferred() -> AbstractContextManager:
+    """Hold SIGINT, SIGTERM and SIGHUP back while a record is written; they arrive right after.
+
+    A second Ctrl-C during the write would otherwise leave the job without a record.
+    """
+    return blocked(STOPS)
+
+
+def sigint_held() -> AbstractContextManager:
     """Hold Ctrl-C back in this thread while it starts the fork server; one that came meanwhile
     arrives as the block ends.
 
@@ -227,11 +247,7 @@ def sigint_held() -> Iterator[None]:
     its signal once, so the job ran on with no record until the sweep stopped waiting and it was
     killed. CPython's resource tracker unblocks SIGINT after its own start: start it before this.
     """
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+    return blocked({signal.SIGINT})
 
 
 FORKSERVER = re.compile(r"from multiprocessing\.forkserver import main; main\(\d+, (\d+), ")

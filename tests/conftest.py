@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -64,3 +65,16 @@ def inject(monkeypatch):
         for key, value in fault_env(*faults).items():
             monkeypatch.setenv(key, value)
     return inject
+
+
+STOPS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+def as_a_terminal_s() -> None:
+    """A subprocess's preexec_fn: Ctrl-C, SIGTERM and SIGHUP as a terminal's process gets them (their
+    default actions, none blocked), whatever the tests inherited: a shell that starts them in the
+    background (`cmd &`) makes them ignore SIGINT, nohup SIGHUP, and a sweep keeps an ignored signal
+    ignored (Python then never raises KeyboardInterrupt)."""
+    for s in STOPS:
+        signal.signal(s, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPS)

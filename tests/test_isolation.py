@@ -257,21 +257,28 @@ def test_the_stall_s_place_skips_library_frames_to_the_code_that_called_them():
 # Ctrl-C while a job's process starts its fork server, or waits for it: a sweep sends each job its
 # signal once, so a job must neither lose it nor leave the server to answer a job that stopped. Each
 # runs in a fresh interpreter, whose first server start is its own and whose main thread raises
-# KeyboardInterrupt as a job's does.
+# KeyboardInterrupt as a job's does (its signals reset: as_a_terminal_s).
 
 import subprocess  # noqa: E402
 import textwrap  # noqa: E402
 
-from conftest import ROOT  # noqa: E402
+from conftest import ROOT, as_a_terminal_s  # noqa: E402
+
+PRELOAD = """import os, pathlib, time
+pathlib.Path("preloading").touch()
+while not os.path.exists("go"):  # the test says when the server's import ends
+    time.sleep(0.01)
+pathlib.Path("preloaded").touch()
+"""
+"""A module `slow_preload` for the fork server to import, in the test's folder (its working directory)."""
 
 
-def run_script(script: str, tmp_path, preload_s: float) -> list[str]:
-    """`script` in a fresh interpreter, with a module `slow_preload` that takes `preload_s` to import
-    on its path; its printed lines."""
-    (tmp_path / "slow_preload.py").write_text(f"import time\ntime.sleep({preload_s})\n")
+def run_script(script: str, tmp_path) -> list[str]:
+    """`script` in a fresh interpreter, in `tmp_path`, with `slow_preload` on its path; its printed lines."""
+    (tmp_path / "slow_preload.py").write_text(PRELOAD)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(tmp_path)])}
     out = subprocess.run([sys.executable, "-c", textwrap.dedent(script)], capture_output=True, text=True,
-                         timeout=120, env=env, cwd=tmp_path)
+                         timeout=120, env=env, cwd=tmp_path, preexec_fn=as_a_terminal_s)
     assert out.returncode == 0, out.stderr
     assert "Traceback" not in out.stderr, out.stderr
     return out.stdout.splitlines()
@@ -297,11 +304,22 @@ def test_a_ctrl_c_while_the_fork_server_starts_is_raised_once_it_has_started_and
         except KeyboardInterrupt:
             print("raised")
         server = isolation.server_pid()
+
+        def state():
+            try:
+                return open(f"/proc/{server}/stat").read().rsplit(")", 1)[1].split()[0]
+            except FileNotFoundError:
+                return "gone"
+
+        while not os.path.exists("preloading"):
+            time.sleep(0.01)
         os.kill(server, signal.SIGINT)  # a terminal's Ctrl-C, while the server imports its preload
-        time.sleep(1.5)
-        print("server", open(f"/proc/{server}/stat").read().rsplit(")", 1)[1].split()[0])
+        open("go", "w").close()
+        while not os.path.exists("preloaded") and state() not in ("Z", "gone"):
+            time.sleep(0.01)
+        print("server", state())
         isolation.stop_server()
-    """, tmp_path, preload_s=1.0)
+    """, tmp_path)
     assert lines[0] == "raised", "the Ctrl-C that came while the fork server started was lost"
     assert lines[1] in ("server S", "server R"), "a Ctrl-C during its preload ended the fork server"
 
@@ -309,25 +327,31 @@ def test_a_ctrl_c_while_the_fork_server_starts_is_raised_once_it_has_started_and
 def test_a_ctrl_c_while_the_job_waits_for_the_server_s_answer_stops_the_server(tmp_path):
     """The server stopped (SIGSTOP), the job waits for the child's pid it will not send; the Ctrl-C
     ends the wait, and the server is stopped so that it answers no job that has stopped."""
+    (tmp_path / "go").touch()  # the server imports its preload at once
     lines = run_script("""
-        import os, signal, threading, time
+        import os, signal, time
         from ppo_bench.job import isolation
 
         ctx = isolation._context("slow_preload")
         isolation._ensure_running()
         server = isolation.server_pid()
         os.kill(server, signal.SIGSTOP)
-        threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT)).start()
         proc = ctx.Process(target=time.sleep, args=(0,), daemon=True)
+        start = proc.start
+
+        def start_and_ctrl_c():  # in the job's start thread: the Ctrl-C comes as the job waits
+            os.kill(os.getpid(), signal.SIGINT)
+            start()
+
+        proc.start = start_and_ctrl_c
         try:
             isolation._start(ctx, proc, timeout=60)
             print("started")
         except KeyboardInterrupt:
             print("raised")
-        time.sleep(0.5)
         state = open(f"/proc/{server}/stat").read().rsplit(")", 1)[1].split()[0]
         print("server", state)
         os.kill(server, signal.SIGKILL)
-    """, tmp_path, preload_s=0)
+    """, tmp_path)
     assert lines[0] == "raised"
     assert lines[1] in ("server Z", "server X"), "the server was left to answer a job that had stopped"

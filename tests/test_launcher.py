@@ -16,14 +16,14 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, as_a_terminal_s
 from ppo_bench.launch import placement
 from ppo_bench.record import results
 from ppo_bench.collect import collect
 from ppo_bench.record.results import read_result
 from test_collect import T0, row, write
 from test_collect_learning import learn
-from test_sweep import as_a_terminal_s, session_processes
+from test_sweep import looping, session_processes
 
 pytest.importorskip("joblib")
 
@@ -115,7 +115,9 @@ def test_a_slot_is_held_by_one_job_at_a_time_and_its_holder_is_known(tmp_path, m
         waiter.start()
         time.sleep(3 * placement.POLL_S)
         assert third == []  # both held: it waits
-    time.sleep(3 * placement.POLL_S)
+    deadline = time.monotonic() + 30
+    while not third and time.monotonic() < deadline:  # it takes a slot once one is free
+        time.sleep(0.05)
     assert third == [b["slot"]]  # the slot this process held last, first
     assert placement.holders(tmp_path) == [os.getpid()]
     release.set()
@@ -232,27 +234,48 @@ def test_two_jobs_at_a_time_on_their_own_cores_a_failure_apart_then_resume(tmp_p
     assert (summary / "table.md").exists() and not (tmp_path / ".sweep.lock").exists()
 
 
-def two_jobs_started(tmp_path: Path, overrides: list[str], preexec_fn) -> subprocess.Popen:
+def slots_held(sweep_dir: Path, sweep_pid: int) -> bool:
+    """Both slots are held by the sweep's jobs."""
+    return len(placement.holders(sweep_dir / ".slots")) == 2
+
+
+def begun(sweep_dir: Path, sweep_pid: int) -> bool:
+    """Both jobs hold their slots and are past their check that the sweep is not stopping (a job that
+    finds it stopping does not start): each has pinned its process to its slot's cores, fewer than
+    the sweep's (placement.place), and Hydra composes its config next."""
+    holders = placement.holders(sweep_dir / ".slots")
+    try:
+        return len(holders) == 2 and all(os.sched_getaffinity(p) < os.sched_getaffinity(sweep_pid) for p in holders)
+    except OSError:  # one ended meanwhile
+        return False
+
+
+def measuring(sweep_dir: Path, sweep_pid: int) -> bool:
+    """Both jobs' children have begun their loops."""
+    return looping(sweep_dir, 2)
+
+
+def two_jobs_started(tmp_path: Path, overrides: list[str], preexec_fn, ready=slots_held) -> subprocess.Popen:
     """A node-launcher sweep of `overrides` on two CPU slots, started with `preexec_fn` in its own
-    session, once both slots are held by its jobs."""
+    session, once its two jobs are `ready`."""
     cmd = [sys.executable, "run.py", "-m", f"hydra.sweep.dir={tmp_path}", *NODE, *TINY, *overrides]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=NO_GPU,
                             start_new_session=True, preexec_fn=preexec_fn)
     deadline = time.time() + 300
-    while len(list((tmp_path / ".slots").glob("[0-9]"))) < 2 or len(placement.holders(tmp_path / ".slots")) < 2:
+    while not ready(tmp_path, proc.pid):
         assert proc.poll() is None and time.time() < deadline, "the two jobs never started"
-        time.sleep(0.5)
+        time.sleep(0.2)
     return proc
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("sig,group,after_s", [(signal.SIGINT, True, 5.0), (signal.SIGTERM, False, 0.0)],
+@pytest.mark.parametrize("sig,group,ready", [(signal.SIGINT, True, measuring), (signal.SIGTERM, False, begun)],
                          ids=["ctrl-c-measuring", "sigterm-beginning"])
-def test_a_stopped_sweep_records_both_jobs_in_progress_starts_no_other_and_collects(tmp_path, sig, group, after_s):
-    # two long jobs side by side, a third waiting for a slot; stopped in their start-up or measurement,
-    # or as they begin: their slots claimed, Hydra composing their configs and making their folders
-    proc = two_jobs_started(tmp_path, ["schedule.reps=2000", "env.num_envs=1,2,4"], as_a_terminal_s)
-    time.sleep(after_s)
+def test_a_stopped_sweep_records_both_jobs_in_progress_starts_no_other_and_collects(tmp_path, sig, group, ready):
+    # two long jobs side by side, a third waiting for a slot; stopped in their measurement, or as they
+    # begin: past their check that the sweep is not stopping, Hydra composing their configs and making
+    # their folders
+    proc = two_jobs_started(tmp_path, ["schedule.reps=2000", "env.num_envs=1,2,4"], as_a_terminal_s, ready)
     (os.killpg if group else os.kill)(proc.pid, sig)
     output, _ = proc.communicate(timeout=120)
     deadline = time.time() + 60
@@ -271,10 +294,14 @@ def test_a_stopped_sweep_records_both_jobs_in_progress_starts_no_other_and_colle
     assert not (tmp_path / ".sweep.lock").exists()
 
 
+def as_nohup_starts_it() -> None:
+    as_a_terminal_s()
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+
 @pytest.mark.slow
 def test_a_sweep_started_under_nohup_runs_on_when_its_terminal_closes(tmp_path):
-    proc = two_jobs_started(tmp_path, ["schedule.reps=10", "env.num_envs=1,2"],
-                            lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN))  # as nohup starts it
+    proc = two_jobs_started(tmp_path, ["schedule.reps=10", "env.num_envs=1,2"], as_nohup_starts_it)
     os.kill(proc.pid, signal.SIGHUP)  # the terminal closed
     hung_up = time.time()
     output, _ = proc.communicate(timeout=300)

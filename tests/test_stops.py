@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT, compose_config, fault_env
+from conftest import ROOT, as_a_terminal_s, compose_config, fault_env
 from ppo_bench.job import parent
 from ppo_bench.record.results import read_result
 from ppo_bench.signals import Terminated, stops_held, stops_raise
@@ -111,9 +111,42 @@ def test_a_ctrl_c_as_a_job_ends_keeps_its_record_and_stops_the_sweep_before_the_
            "device=cpu", "seed=0,1", "collect=false"]
     out = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300, start_new_session=True,
                          env={**os.environ, **fault_env("ppo_bench.job.parent:_log_outcome:1:sigint")},
-                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # as a terminal's
+                         preexec_fn=as_a_terminal_s)
     assert out.returncode == 130 and "Traceback" not in out.stderr, out.stderr[-3000:]
     records = {p.parent.name: read_result(p) for p in tmp_path.glob("*/result.json")}
     assert [(name.endswith("seed=0"), r["status"]) for name, r in records.items()] == [(True, "skipped")]
     assert out.stderr.splitlines()[-1] == ("stopped by Ctrl-C: no job was in progress; "
                                            "run again with resume=true to finish")
+
+
+STOPPED_AS_IT_LOADS = """
+import os, signal, sys
+from ppo_bench.config.schema import known_games
+from ppo_bench.signals import Terminated, stops_held, stops_raise
+
+sent = []
+
+
+def stop_as_it_loads(event, args):  # once, as the import of ale-py's native module begins
+    if event == "import" and args[0] == "ale_py._ale_py" and not sent:
+        sent.append(signal.SIGTERM)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
+sys.addaudithook(stop_as_it_loads)
+try:
+    with stops_held(), stops_raise():  # a job's runner, in its config check
+        known_games()
+    print("not stopped")
+except Terminated:
+    print("stopped", len(sent), "ale_py.roms" in sys.modules)  # the import went on to its end
+"""
+
+
+def test_a_stop_as_the_check_imports_ale_py_is_raised_once_the_import_is_whole():
+    """The first job of a process imports ale-py in its config check: a stop raised inside the
+    import of its native module crashed the process now and then (a segfault, no record, no end
+    note); held until the import has ended, it is raised there and ale-py is whole."""
+    out = subprocess.run([sys.executable, "-c", STOPPED_AS_IT_LOADS], cwd=ROOT, capture_output=True, text=True,
+                         timeout=120, preexec_fn=as_a_terminal_s)
+    assert (out.returncode, out.stdout) == (0, "stopped 1 True\n"), out.stderr[-3000:]

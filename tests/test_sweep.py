@@ -15,7 +15,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from conftest import ROOT, compose_config, fault_env
+from conftest import ROOT, as_a_terminal_s, compose_config, fault_env
 from ppo_bench.record.results import read_result
 
 pytestmark = pytest.mark.slow
@@ -134,26 +134,24 @@ def session_processes(sid: int) -> list[int]:
 SIGNALS = [(signal.SIGINT, True), (signal.SIGTERM, False), (signal.SIGKILL, False), (signal.SIGHUP, False)]
 
 
-def as_a_terminal_s() -> None:
-    """Ctrl-C and SIGHUP as a terminal's process gets them: tests started in a shell's background or
-    under nohup inherit them ignored, and an ignored one stays ignored in a sweep."""
-    for s in (signal.SIGINT, signal.SIGHUP):
-        signal.signal(s, signal.SIG_DFL)
+def looping(sweep_dir: Path, jobs: int, pattern: str = "*") -> bool:
+    """Whether `jobs` jobs (of the folders matching `pattern`) have their children in their loops: each
+    logs its schedule as it begins (child.py)."""
+    return sum("warm-up steps, then" in p.read_text() for p in sweep_dir.glob(f"{pattern}/run.log")) >= jobs
 
 
 @pytest.mark.parametrize("sig,group", SIGNALS, ids=["ctrl-c", "sigterm", "kill", "sighup"])
 def test_an_interrupted_sweep_leaves_whole_files_and_no_process(tmp_path, sig, group):
-    # job 0 is short; job 1 (2000 reps: far longer than the 5 s it gets) is still running when the signal comes
+    # job 0 is short; job 1 (2000 reps: minutes) is in its loop when the signal comes
     cmd = [sys.executable, "run.py", "-m", f"hydra.sweep.dir={tmp_path}", *TINY, "schedule.reps=1,2000"]
     # Ctrl-C as a terminal gives it: a shell that starts the tests in the background (`cmd &`) makes
     # them and their children ignore SIGINT, and Python then never raises KeyboardInterrupt.
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             start_new_session=True, preexec_fn=as_a_terminal_s)
     deadline = time.time() + 300
-    while len(list(tmp_path.glob("*/result.json"))) < 1 or not list(tmp_path.glob("*reps=2000*")):
-        assert proc.poll() is None and time.time() < deadline, "the first job never finished"
+    while len(list(tmp_path.glob("*/result.json"))) < 1 or not looping(tmp_path, 1, "*reps=2000*"):
+        assert proc.poll() is None and time.time() < deadline, "job 1 never began its loop"
         time.sleep(0.2)
-    time.sleep(5)  # into job 1's timed repetitions
     if group:
         os.killpg(proc.pid, sig)
     else:
@@ -225,12 +223,11 @@ def test_slurm_s_launcher_sends_a_stop_on_to_the_jobs_in_progress(tmp_path):
            "hydra.launcher._target_=hydra_plugins.ppo_bench_launcher.submitit_launchers.LocalLauncher",
            *TINY, "schedule.reps=2000", "env.num_envs=1,2"]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=as_a_terminal_s)
     deadline = time.time() + 300
-    while sum(1 for p in tmp_path.glob("*/.hydra")) < 2 or not (tmp_path / ".jobs.jsonl").exists():
-        assert proc.poll() is None and time.time() < deadline, "the two jobs never started"
+    while not looping(tmp_path, 2):
+        assert proc.poll() is None and time.time() < deadline, "the two jobs never began their loops"
         time.sleep(0.5)
-    time.sleep(5)  # into their start-up or measurement
     os.kill(proc.pid, signal.SIGTERM)
     output, _ = proc.communicate(timeout=120)
     records = [read_result(p) for p in tmp_path.glob("*/result.json")]

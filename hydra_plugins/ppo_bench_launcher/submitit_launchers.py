@@ -13,8 +13,9 @@ config is composed (its defaults name submitit_slurm, which the extra provides).
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
-from typing import Any, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 from hydra.core.singleton import Singleton
 from hydra.core.utils import JobReturn, setup_globals
@@ -39,7 +40,11 @@ class Guarded:
 
         self.stop_file = Path(str(self.config.hydra.sweep.dir)) / f".stop.{os.getpid()}"  # this sweep's own
         with launching.forwarding(self.stop_file, launching.in_progress, launching.send_on):
-            return super().launch(job_overrides, initial_job_idx)  # type: ignore[misc]
+            return self.submitted(job_overrides, initial_job_idx)
+
+    def submitted(self, job_overrides: Sequence[Sequence[str]], initial_job_idx: int) -> Sequence[JobReturn]:
+        """submitit's launch: the jobs submitted, and their results waited for."""
+        return super().launch(job_overrides, initial_job_idx)  # type: ignore[misc]
 
     def __call__(self, sweep_overrides: Sequence[str], job_dir_key: str, job_num: int, job_id: str,
                  singleton_state: dict) -> Optional[JobReturn]:
@@ -57,9 +62,50 @@ class Guarded:
             return launching.run_job(self.hydra_context, self.task_function, job)
 
 
+def in_a_thread_apart(fn: Callable[..., Any], *args: Any) -> Any:
+    """`fn(*args)` in a thread of its own that blocks the stop signals, waited for here, where they are
+    handled as ever (the sweep's `forwarding` raises out of the wait): a process it starts starts with
+    them blocked."""
+    from ppo_bench import signals
+
+    outcome: dict = {}
+
+    def run() -> None:
+        with signals.blocked(signals.STOPS):
+            try:
+                outcome["value"] = fn(*args)
+            except BaseException as e:  # noqa: B036 - raised in the waiting thread
+                outcome["error"] = e
+
+    thread = threading.Thread(target=run, name="ppo_bench-submit", daemon=True)
+    thread.start()
+    thread.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
 if submitit_launcher is not None:
     class SlurmLauncher(Guarded, submitit_launcher.SlurmLauncher):
         pass
 
     class LocalLauncher(Guarded, submitit_launcher.LocalLauncher):
-        pass
+        """Each job in a process of its own on this machine, under a controller process of submitit's.
+
+        Both would take a stop that a terminal sends the sweep's process group, beside the one the
+        sweep sends its jobs: a controller took Ctrl-C as KeyboardInterrupt (a traceback on the
+        sweep's terminal), sent its job SIGINT and SIGKILL a second later, whether the job had
+        recorded its stop or not, and died of SIGHUP; a job took two stops, and a second stops it at
+        once, wherever it is. So the controllers start with the stop signals blocked (they are
+        started from a thread that blocks them: submitit offers no way to start them apart) and
+        keep them blocked, and each job leaves the terminal's process group as it starts
+        (`launching.apart`), taking its stop from the sweep alone, as SLURM's jobs on their nodes do."""
+
+        def submitted(self, job_overrides: Sequence[Sequence[str]], initial_job_idx: int) -> Sequence[JobReturn]:
+            return in_a_thread_apart(super().submitted, job_overrides, initial_job_idx)
+
+        def __call__(self, *args: Any, **kwargs: Any) -> Optional[JobReturn]:
+            from ppo_bench.launch import launching
+
+            launching.apart()
+            return super().__call__(*args, **kwargs)

@@ -30,6 +30,7 @@ from ppo_bench.config.checks import (NotApplicable, at_least, check_batches, che
                                      shown)
 from ppo_bench.config import memory
 from ppo_bench.registry import ALGOS, BACKENDS, MODES, NETWORKS, RUNTIMES, Registry
+from ppo_bench.signals import importing
 
 DEVICES = ("auto", "cuda", "cpu")
 UPLOADS = ("pinned", "pageable")
@@ -194,7 +195,8 @@ def _entry(registry: Registry, value: Any):
 
 
 def known_games() -> list[str]:
-    from ale_py import roms
+    with importing():  # a stop as a job's check imports it waits for the import's end (signals.importing)
+        from ale_py import roms
 
     return sorted(roms.get_all_rom_ids())
 
@@ -296,8 +298,7 @@ def _check_machine(cfg: Any, backend: Any, runtime: Any, mode: Any,
     if runtime.needs_cuda and cfg.device == "cpu":
         raise ValueError(f"agent.runtime={runtime.name}: needs device=cuda or auto, not cpu")
     if cfg.device == "cuda" or runtime.needs_cuda:
-        import torch
-
+        torch = _torch()
         if not torch.cuda.is_available():
             if cfg.device == "cuda":
                 raise ValueError("device=cuda: no CUDA device is visible here; allowed: auto, cpu")
@@ -352,9 +353,15 @@ def resolved_device(name: str) -> str:
     Asks torch only for auto, so the check of a cpu or cuda config imports no torch."""
     if name != "auto":
         return name
-    import torch
+    return "cuda" if _torch().cuda.is_available() else "cpu"
 
-    return "cuda" if torch.cuda.is_available() else "cpu"
+
+def _torch() -> Any:
+    """torch, for a job's check; a stop that comes as it is imported waits for the import's end
+    (signals.importing)."""
+    with importing():
+        import torch
+    return torch
 
 
 def warnings_for(cfg: Any) -> list[str]:

@@ -202,11 +202,10 @@ def _start(ctx: Any, proc: Any, timeout: float) -> bool:
         finally:
             returned.set()
 
-    thread = threading.Thread(target=start, name="ppo_bench-start", daemon=True)
-    thread.start()
     try:
+        threading.Thread(target=start, name="ppo_bench-start", daemon=True).start()
         returned.wait(timeout)
-    finally:  # also when Ctrl-C or SIGTERM came during the wait
+    finally:  # also when Ctrl-C or SIGTERM came during the wait, or as the thread started
         answered = returned.is_set()
         if not answered:
             stop_server()  # its pipe reads as closed: the start gives up

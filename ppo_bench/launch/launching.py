@@ -26,7 +26,8 @@ over `job_config` and `run_job` (tests/toy_launcher.py is one).
   stops: to the processes a launcher knows (the node launcher's slots), or to those the notes name
   (`in_progress`, `send_on`: a process on this host, a SLURM job elsewhere). `stoppable` (around a job:
   a signal is held until its runner can record it), `init_worker` (a pool's worker: it dies with the
-  sweep and takes no signal meant for the terminal), `stopping` (a job not started yet does not start).
+  sweep) and `apart` (a process that runs jobs for the sweep's: it takes no signal meant for the
+  terminal), `stopping` (a job not started yet does not start).
 """
 
 from __future__ import annotations
@@ -355,32 +356,46 @@ def stopping(stop_file: Path) -> bool:
 
 
 IN_POOL_WORKER = False
-"""Whether this process is a pool's worker (`init_worker`), which ignores the stop signals between jobs."""
+"""Whether this process runs jobs for the sweep's process (`apart`), which ignores the stop signals
+between jobs."""
 
 
 def stoppable() -> contextlib.AbstractContextManager:
     """Around a job in a launcher's process, from the moment it begins: Ctrl-C, SIGTERM and SIGHUP
     are held back until the job's runner can record them, and raised there (signals.stops_held), so
     that a job stopped while Hydra composes its config or makes its folder is recorded as stopped,
-    not lost; then the handlers are as before (in the sweep's own process, its own). A pool's worker
-    takes the signals it ignores between jobs; any other process leaves an ignored one ignored."""
+    not lost; then the handlers are as before (in the sweep's own process, its own). A process that
+    runs jobs for the sweep's (`apart`) takes the signals it ignores between jobs; any other process
+    leaves an ignored one ignored."""
     return stops_held(ignored_too=IN_POOL_WORKER)
 
 
 def init_worker(sweep_pid: int) -> None:
-    """A pool's worker process, as it starts: it dies with the sweep's process (`die_with`), leaves the
-    terminal's process group and ignores the signals the sweep's process sends on between jobs (a
-    Ctrl-C would otherwise reach each worker at once, and a worker that dies of one makes a pool such as
-    joblib's kill every worker, records unwritten). It also forgets the pool's start method, which
-    multiprocessing would hand to the job's fork server and child (isolation), where the pool's own
-    context (loky's) does not exist."""
+    """A pool's worker process, as it starts: it dies with the sweep's process (`die_with`) and takes
+    the stop signals from the sweep's process alone (`apart`). It also forgets the pool's start method,
+    which multiprocessing would hand to the job's fork server and child (isolation), where the pool's
+    own context (loky's) does not exist."""
     die_with(sweep_pid)
-    os.setpgrp()
     multiprocessing.set_start_method(None, force=True)
+    apart()
+
+
+def apart() -> None:
+    """In a process that runs jobs for the sweep's process (a pool's worker, submitit local's job), before
+    its first job: it leaves the terminal's process group and ignores the stop signals between jobs,
+    taking them inside `stoppable` only, where the sweep's process sends them on (`forwarding`); a stop
+    signal blocked as it started (submitit local's, whose controller starts with them blocked) is
+    unblocked once the group is left, and one that came meanwhile is dropped.
+
+    In the terminal's group, a Ctrl-C reached each worker at once (and a worker that dies of one makes
+    a pool such as joblib's kill every worker, records unwritten), and submitit local's job took the
+    terminal's signal and the sweep's: a second stop, which stops a job at once, wherever it is."""
+    os.setpgrp()
     global IN_POOL_WORKER
     IN_POOL_WORKER = True
     for s in STOPS:
         signal.signal(s, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPS)
 
 
 def die_with(parent: int) -> None:

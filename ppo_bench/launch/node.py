@@ -11,7 +11,8 @@ sweep ends as the basic launcher's does:
   with the basic launcher. A job folder that cannot be written fails that job alone;
 - resume: the runner skips a job already ok, as always (the job still claims a slot, briefly);
 - Ctrl-C, SIGTERM, SIGHUP: the workers leave the terminal's process group and ignore these
-  signals between jobs (`launching.init_worker`). The sweep's process takes the signal and sends it
+  signals between jobs (`launching.init_worker`); the pool's resource trackers, which stay in it,
+  start with them blocked (`trackers_apart`). The sweep's process takes the signal and sends it
   on to each job holding a slot, which records that it was stopped (also one that has only
   just begun: past its check of the stop file, `launching.stoppable` holds the stop until its
   runner can record it); it waits for them, and only
@@ -39,13 +40,13 @@ another, as the basic launcher does; they are still placed and recorded.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import logging
 import os
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
+from ppo_bench import signals
 from ppo_bench.launch import launching, placement, sweep
 
 log = logging.getLogger(__name__)
@@ -84,9 +85,25 @@ def launch(launcher: Any, job_overrides: Sequence[Sequence[str]], initial_job_id
                                  initial_job_idx + idx, overrides) for idx, overrides in enumerate(job_overrides))
     parallel = Parallel(n_jobs=len(slots), backend="loky", batch_size=1, pre_dispatch="n_jobs",
                         initializer=functools.partial(launching.init_worker, os.getpid()))
-    forwarding = launching.forwarding(folder / STOP, lambda: placement.holders(folder))
-    with forwarding if len(slots) > 1 else contextlib.nullcontext():
+    if len(slots) == 1:  # joblib runs the jobs here, one after another
         return parallel(jobs)
+    trackers_apart()
+    with launching.forwarding(folder / STOP, lambda: placement.holders(folder)):
+        return parallel(jobs)
+
+
+def trackers_apart() -> None:
+    """Start the resource trackers of the pool (loky's and multiprocessing's, which loky would start
+    from this process) with the stop signals blocked, which they keep: they stay in the terminal's
+    process group, where they ignore Ctrl-C and SIGTERM but a SIGHUP (the terminal closed) ended
+    them, and loky's, started again, printed a traceback for each resource it did not know."""
+    import multiprocessing.resource_tracker
+
+    from joblib.externals.loky.backend import resource_tracker
+
+    with signals.blocked(signals.STOPS):
+        resource_tracker.ensure_running()
+        multiprocessing.resource_tracker.ensure_running()
 
 
 def run_in_slot(folder: Path, slots: list[dict], hydra_context: Any, config: Any, task_function: Any,
