@@ -349,9 +349,13 @@ def test_a_ctrl_c_while_the_job_waits_for_the_server_s_answer_stops_the_server(t
             print("started")
         except KeyboardInterrupt:
             print("raised")
-        state = open(f"/proc/{server}/stat").read().rsplit(")", 1)[1].split()[0]
+        try:  # stopped: a zombie, dying, or already reaped
+            state = open(f"/proc/{server}/stat").read().rsplit(")", 1)[1].split()[0]
+        except FileNotFoundError:
+            state = "gone"
         print("server", state)
-        os.kill(server, signal.SIGKILL)
+        if state != "gone":
+            os.kill(server, signal.SIGKILL)
     """, tmp_path)
     assert lines[0] == "raised"
-    assert lines[1] in ("server Z", "server X"), "the server was left to answer a job that had stopped"
+    assert lines[1] in ("server Z", "server X", "server gone"), "the server was left to answer a job that had stopped"

@@ -19,7 +19,7 @@ from hydra.types import RunMode
 from omegaconf import OmegaConf
 
 from conftest import ROOT
-from ppo_bench.launch import launching
+from ppo_bench.launch import launching, stops
 from ppo_bench.record.folder import JOB_NOTES
 from ppo_bench.record.results import read_result
 
@@ -80,10 +80,10 @@ def test_the_jobs_in_progress_are_those_started_and_not_ended_and_a_stop_reaches
     jobs = launching.in_progress()
     assert [j[0] for j in jobs] == ["here", "there"]
     sent = []
-    monkeypatch.setattr(launching.os, "kill", lambda pid, sig: sent.append(("kill", pid, sig)))
-    monkeypatch.setattr(launching.subprocess, "run", lambda cmd, **kw: sent.append(tuple(cmd)))
+    monkeypatch.setattr(stops.os, "kill", lambda pid, sig: sent.append(("kill", pid, sig)))
+    monkeypatch.setattr(stops.subprocess, "run", lambda cmd, **kw: sent.append(tuple(cmd)))
     for job in jobs:
-        launching.send_on(job, signal.SIGTERM)
+        stops.send_on(job, signal.SIGTERM)
     assert sent == [("kill", 12345, signal.SIGTERM), ("scancel", "--signal=TERM", "77")]
 
 

@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 from hydra.core.utils import JobReturn, configure_log, setup_globals
 
-from ppo_bench.launch import launching
+from ppo_bench.launch import launching, stops
 
 
 def launch(launcher: Any, job_overrides: Sequence[Sequence[str]], initial_job_idx: int) -> list[JobReturn]:
@@ -25,7 +25,7 @@ def launch(launcher: Any, job_overrides: Sequence[Sequence[str]], initial_job_id
     runs = {}
     for idx, overrides in reversed(jobs):
         configure_log(config.hydra.hydra_logging, config.hydra.verbose)
-        with launching.stoppable():  # a stop as the job begins is recorded by its runner
+        with stops.stoppable():  # a stop as the job begins is recorded by its runner
             job = launching.job_config(context, config, overrides, idx, f"toy_{idx}")
             runs[idx] = launching.run_job(context, launcher.task_function, job)
     return [runs[idx] for idx, _ in jobs]  # in sweep order, as Hydra reads them

@@ -5,7 +5,7 @@ jobs in progress (scancel --signal), while those not started yet do not start. `
 same on this machine (submitit's local executor), which is how the tests run SLURM's code.
 
 submitit runs a job by calling the launcher (pickled) on the node: `__call__` is replaced; `launch`
-(submission, the results) is submitit's, inside `launching.forwarding`. Without the slurm extra there
+(submission, the results) is submitit's, inside `stops.forwarding`. Without the slurm extra there
 is nothing to subclass; the classes are then not defined, and hydra/launcher=slurm is refused when the
 config is composed (its defaults name submitit_slurm, which the extra provides).
 """
@@ -36,10 +36,10 @@ class Guarded:
     stop_file: Optional[Path] = None  # set by `launch` before submitit pickles the launcher for its jobs
 
     def launch(self, job_overrides: Sequence[Sequence[str]], initial_job_idx: int) -> Sequence[JobReturn]:
-        from ppo_bench.launch import launching
+        from ppo_bench.launch import launching, stops
 
         self.stop_file = Path(str(self.config.hydra.sweep.dir)) / f".stop.{os.getpid()}"  # this sweep's own
-        with launching.forwarding(self.stop_file, launching.in_progress, launching.send_on):
+        with stops.forwarding(self.stop_file, launching.in_progress, stops.send_on):
             return self.submitted(job_overrides, initial_job_idx)
 
     def submitted(self, job_overrides: Sequence[Sequence[str]], initial_job_idx: int) -> Sequence[JobReturn]:
@@ -50,11 +50,11 @@ class Guarded:
                  singleton_state: dict) -> Optional[JobReturn]:
         import submitit
 
-        from ppo_bench.launch import launching
+        from ppo_bench.launch import launching, stops
 
-        if self.stop_file is not None and launching.stopping(self.stop_file):
+        if self.stop_file is not None and stops.stopping(self.stop_file):
             return None  # its sweep is stopping: a job that has not started does not start
-        with launching.stoppable():  # submitit's own handler lets SIGTERM pass (it waits for preemption's)
+        with stops.stoppable():  # submitit's own handler lets SIGTERM pass (it waits for preemption's)
             Singleton.set_state(singleton_state)
             setup_globals()
             job = launching.job_config(self.hydra_context, self.config, sweep_overrides, job_num,
@@ -99,13 +99,13 @@ if submitit_launcher is not None:
         once, wherever it is. So the controllers start with the stop signals blocked (they are
         started from a thread that blocks them: submitit offers no way to start them apart) and
         keep them blocked, and each job leaves the terminal's process group as it starts
-        (`launching.apart`), taking its stop from the sweep alone, as SLURM's jobs on their nodes do."""
+        (`stops.apart`), taking its stop from the sweep alone, as SLURM's jobs on their nodes do."""
 
         def submitted(self, job_overrides: Sequence[Sequence[str]], initial_job_idx: int) -> Sequence[JobReturn]:
             return in_a_thread_apart(super().submitted, job_overrides, initial_job_idx)
 
         def __call__(self, *args: Any, **kwargs: Any) -> Optional[JobReturn]:
-            from ppo_bench.launch import launching
+            from ppo_bench.launch import stops
 
-            launching.apart()
+            stops.apart()
             return super().__call__(*args, **kwargs)

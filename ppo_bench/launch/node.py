@@ -11,15 +11,15 @@ sweep ends as the basic launcher's does:
   with the basic launcher. A job folder that cannot be written fails that job alone;
 - resume: the runner skips a job already ok, as always (the job still claims a slot, briefly);
 - Ctrl-C, SIGTERM, SIGHUP: the workers leave the terminal's process group and ignore these
-  signals between jobs (`launching.init_worker`); the pool's resource trackers, which stay in it,
+  signals between jobs (`stops.init_worker`); the pool's resource trackers, which stay in it,
   start with them blocked (`trackers_apart`). The sweep's process takes the signal and sends it
   on to each job holding a slot, which records that it was stopped (also one that has only
-  just begun: past its check of the stop file, `launching.stoppable` holds the stop until its
+  just begun: past its check of the stop file, `stops.stoppable` holds the stop until its
   runner can record it); it waits for them, and only
-  then raises, so that joblib ends the workers after the records are written (`launching.forwarding`).
+  then raises, so that joblib ends the workers after the records are written (`stops.forwarding`).
   Jobs not yet started do not start (a stop file beside the slots). A second signal stops at once.
 - killed outright (SIGKILL): every worker dies with the sweep's process (a parent-death signal,
-  `launching.die_with`), and its job's child and fork server with it (isolation), so that the jobs in
+  `stops.die_with`), and its job's child and fork server with it (isolation), so that the jobs in
   progress leave no record, as under the basic launcher. Left running, the workers went on with
   their jobs for minutes, and wrote records into a folder that a resumed sweep already wrote in.
   A folder's lock is not taken over while a slot is held (`sweep.take_lock`).
@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Any, Optional, Sequence
 
 from ppo_bench import signals
-from ppo_bench.launch import launching, placement, sweep
+from ppo_bench.launch import launching, placement, stops, sweep
 
 log = logging.getLogger(__name__)
 
@@ -84,11 +84,11 @@ def launch(launcher: Any, job_overrides: Sequence[Sequence[str]], initial_job_id
     jobs = (delayed(run_in_slot)(folder, slots, launcher.hydra_context, config, launcher.task_function, state,
                                  initial_job_idx + idx, overrides) for idx, overrides in enumerate(job_overrides))
     parallel = Parallel(n_jobs=len(slots), backend="loky", batch_size=1, pre_dispatch="n_jobs",
-                        initializer=functools.partial(launching.init_worker, os.getpid()))
+                        initializer=functools.partial(stops.init_worker, os.getpid()))
     if len(slots) == 1:  # joblib runs the jobs here, one after another
         return parallel(jobs)
     trackers_apart()
-    with launching.forwarding(folder / STOP, lambda: placement.holders(folder)):
+    with stops.forwarding(folder / STOP, lambda: placement.holders(folder)):
         return parallel(jobs)
 
 
@@ -113,8 +113,8 @@ def run_in_slot(folder: Path, slots: list[dict], hydra_context: Any, config: Any
     from hydra.core.singleton import Singleton
     from hydra.core.utils import setup_globals
 
-    with launching.stoppable(), placement.claim(folder, slots) as where:
-        if launching.stopping(folder / STOP):
+    with stops.stoppable(), placement.claim(folder, slots) as where:
+        if stops.stopping(folder / STOP):
             return None
         placement.place(where)
         Singleton.set_state(singleton_state)
