@@ -342,3 +342,37 @@ def test_start_up_is_one_statistic_named_in_the_learning_table(tmp_path):
     header, rows = table_with(c.markdown, "| mode | num_envs | seeds |")
     assert "setup s" not in header and rows[0]["start-up s: median"] == "6.0"
     assert np.isclose(c.learning["setup_s"].iloc[0], 6.0)
+
+
+def test_a_precision_targets_cell_prints_its_records_interval_its_precision_and_a_cap(tmp_path):
+    """A job timed to a precision target (schedule.precision) holds the two-stage interval of its reps:
+    the table prints that one, not the narrower plain interval, with the half-width it reached; one
+    whose reps stopped at a cap before the target says so with its mark, in the table and its log line."""
+    from ppo_bench.record import stats
+    from ppo_bench.record.line import summarise_record
+    from ppo_bench.record.results import Record, read_result, write_atomic
+
+    runs = {("step", "precision"): [100.0, 104.0, 99.0, 101.0, 103.0, 100.0],
+            ("sendrecv", "max_reps"): [100.0, 130.0, 80.0, 120.0, 90.0, 110.0]}
+    for (mode, stopped_by), reps in runs.items():
+        path = write(tmp_path / "sweep", mode, mode=mode, n=8, reps=reps, sched_reps=3,
+                     sched_extra={"precision": 0.03, "max_reps": 6})
+        rec = read_result(path)
+        s = stats.summary(reps, [reps[:3]])
+        rec["throughput"].update(precision=0.03, pilot=3, needed=6 if stopped_by == "precision" else 40,
+                                 stopped_by=stopped_by, interval="two_stage", lo=s["lo"], hi=s["hi"])
+        write_atomic(path, rec)
+    c = collect([tmp_path / "sweep"], out_dir=tmp_path / "out", plot=False)
+    md = (tmp_path / "out" / "table.md").read_text()
+    for (mode, stopped_by), reps in runs.items():
+        r = row(c, mode, 8)
+        s, plain = stats.summary(reps, [reps[:3]]), stats.summary(reps)
+        assert (r["lo"], r["hi"]) == pytest.approx((s["lo"], s["hi"])) and s["lo"] < plain["lo"]  # wider, as recorded
+        half = stats.relative_half_width(s["mean"], s["lo"], s["hi"])
+        assert r["rel_half_width"] == pytest.approx(half) and r["precision"] == 0.03
+        cell = f"{stats.interval_text(s['mean'], s['lo'], s['hi'])} ±{half:.1%}"
+        assert (cell + " (noisy, at cap)" if stopped_by == "max_reps" else cell + " |") in md, md
+        assert bool(r["at_cap"]) == (stopped_by == "max_reps")
+        line = summarise_record(Record.read(tmp_path / "sweep" / mode / "result.json"))
+        assert ("at cap" in line) == (stopped_by == "max_reps"), line
+    assert "±x% = a precision target's cell" in md and "(at cap) = its precision target was not met" in md

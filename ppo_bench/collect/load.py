@@ -40,6 +40,7 @@ from ppo_bench.record.checks import OLDER_RUNNER, not_applicable, why_unreadable
 from ppo_bench.record.identity import as_today, flatten, group_identity
 from ppo_bench.record.parts import Machine, Measured, Timing
 from ppo_bench.record.results import BadResult, Record
+from ppo_bench.record.typed import UNSET
 from .sources import ACCEPTS, KILLED, Found, launched, walk
 
 SINGLE_GROUP = "all"
@@ -193,6 +194,7 @@ def _job(path: Path, rec: Record) -> dict:
         "sweep": str(path.parent.parent),  # the multirun folder: rounds pair only within one sweep
         "reps": [float(x) for x in (so_far.reps if so_far else [])] if stopped
         else [float(x) for x in measured.throughput.reps],
+        **_precision(None if stopped else measured.throughput),
         "frameskip": flat.get("env.frameskip", rec.frameskip),
         "game": rec.game, "agent": rec.agent, "device": flat["device"],
         "backend": flat["env.backend"], "runtime": flat["agent.runtime"],
@@ -213,6 +215,16 @@ def _job(path: Path, rec: Record) -> dict:
         "warnings": [str(w) for w in rec.warnings or []],
         "interleaved": probe and {"mode": probe.mode, "reps": [float(x) for x in probe.reps]},
     }
+
+
+def _precision(thr) -> dict:
+    """A timed job's precision target (record.precision), its pilot's reps and why its reps stopped; none
+    for a job without a target, an older record, or one that failed part-way (its reps are a pilot's
+    at most: its interval is the plain one)."""
+    target = thr and thr.precision
+    if target in (None, UNSET):
+        return {"precision": None, "pilot": None, "stopped_by": None}
+    return {"precision": float(target), "pilot": int(thr.pilot), "stopped_by": str(thr.stopped_by)}
 
 
 def _learning(rec: Record, stopped: bool) -> Optional[dict]:

@@ -63,7 +63,12 @@ def summarise(jobs: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for (group, mode, n), sub in jobs.sort_values(["round", "path"]).groupby(["group", "mode", "num_envs"]):
         reps = pooled(sub["reps"])
-        s = stats.summary(reps)
+        targets = [t for t in sub["precision"] if t is not None and t == t] if "precision" in sub else []
+        # a precision target's reps: their two-stage interval (record.precision), each job's pilot beside
+        # the others' reps (a job without a target: all of them)
+        pilots = [r[:int(p)] if p is not None and p == p else r for r, p in zip(sub["reps"], sub["pilot"])] \
+            if targets else None
+        s = stats.summary(reps, pilots)
         first = sub.iloc[0]
         rows.append({
             "group": group, "identity": first["identity"], "mode": mode, "mode_name": first["mode_name"],
@@ -72,6 +77,9 @@ def summarise(jobs: pd.DataFrame) -> pd.DataFrame:
             "mean": s["mean"], "ci95": s["ci95"],
             "lo": s["lo"], "hi": s["hi"], "n": s["n"], "jobs": len(sub), "cv": s["cv"],
             "noisy": marks.noisy(s["cv"]),
+            "precision": max(targets) if targets else np.nan,
+            "rel_half_width": stats.relative_half_width(s["mean"], s["lo"], s["hi"]),
+            "at_cap": any(marks.at_cap(x) for x in sub.get("stopped_by", [])),
             "frames_per_s": s["mean"] * first["frameskip"] if first["frameskip"] else np.nan,
             "reps": json.dumps(reps), "warnings": json.dumps(_warnings(sub, s["n"], first["mode_name"])),
         })
@@ -139,6 +147,9 @@ def legend(table: pd.DataFrame, lines: list[str]) -> str:
     items = [f"env-steps/s, mean over {reps} (rounds pooled) [95% interval: the t-interval on the log reps, "
              "exponentiated, so never below zero]" if table["lo"].notna().any() else
              f"env-steps/s, mean over {reps} (one rep: no interval)"]
+    items += ["±x% = a precision target's cell (schedule.precision): its interval's half-width over its mean, "
+              "the two-stage interval of its reps (table.csv: rel_half_width, precision)"] if any(
+        "%" in c for line in lines if line.startswith("| ") for c in line.split("|")[2:] if " ±" in c) else []
     items += weakened_legend(lines)
     items += [f"<mode>/{ref} = speed-up over {ref}: ratio of geometric means with a 95% Welch t-interval on "
               "log throughput"] if any(h.endswith(f"/{ref}") for h in headers) else []
@@ -189,6 +200,9 @@ def _mean_cell(r) -> str:
     (record.marks): 591 [497, 700] (noisy)."""
     d = decimals(r.mean)
     cell = f"{r.mean:.{d}f}" if pd.isna(r.lo) else f"{r.mean:.{d}f} [{r.lo:.{d}f}, {r.hi:.{d}f}]"
+    target = getattr(r, "precision", np.nan)
+    if not pd.isna(target) and not pd.isna(r.rel_half_width):  # a precision target's cell: what it reached
+        cell += f" ±{r.rel_half_width:.1%}"
     return cell + weakened_text(r)
 
 

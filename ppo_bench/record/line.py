@@ -40,7 +40,7 @@ def summarise_record(record: Record | dict) -> str:
         ret = "no episode finished" if ret is None else f"return {ret:.1f} (last {learning.window})"
         return f"{head}: {thr.mean:.0f} {UNIT} over {learning.total_env_steps} env steps, {ret}"
     s = stats.summary(thr.reps, thr.pilot and [thr.reps[:thr.pilot]])  # the tables' interval: never below zero
-    line = f"{head}: {stats.interval_text(thr.mean, s['lo'], s['hi'])}{marks.text(_marks(record, s['cv']))} {UNIT}" \
+    line = f"{head}: {stats.interval_text(s['mean'], s['lo'], s['hi'])}{marks.text(_marks(record, s['cv']))} {UNIT}" \
            f" over {len(thr.reps)} reps"
     line += "" if s["lo"] is not None else " (no interval)"
     if thr.precision is not None:  # a precision target's (record.precision)
@@ -56,6 +56,9 @@ def summarise_record(record: Record | dict) -> str:
 
 def _marks(record: Record, cv: Optional[float]) -> list[str]:
     """The marks the tables would give this job's cell that the job itself can tell (record.marks):
-    noisy, and overloaded by its own machine readings; contended needs the other jobs, the collector's."""
+    noisy, overloaded by its own machine readings, and at cap; contended needs the other jobs, the
+    collector's."""
+    thr = record.measured.throughput
     return [m for m, on in ((marks.NOISY, marks.noisy(cv)),
-                            (marks.OVERLOADED, marks.overloaded(loads_of(record), record.provenance.cpu_count))) if on]
+                            (marks.OVERLOADED, marks.overloaded(loads_of(record), record.provenance.cpu_count)),
+                            (marks.AT_CAP, marks.at_cap(thr.stopped_by))) if on]

@@ -8,7 +8,9 @@ reader learns them once and a mark never means two things.
 - overloaded: the 1-minute load, read just before or just after the measurement, was above the CPU
   count: threads queued for a CPU, and the emulators slowed unevenly;
 - shared node: it ran beside other jobs of the node launcher, on cores and a GPU of its own: a sound
-  figure, but not the one of the same job run alone.
+  figure, but not the one of the same job run alone;
+- at cap: a precision target's repetitions stopped at `schedule.max_reps` or `schedule.max_measure_s`
+  before the target was met: its interval is as wide as it reads, wider than was asked.
 
 A figure carries them in this order, after its interval: `591 [497, 701] (noisy, contended)`.
 """
@@ -20,13 +22,15 @@ import numbers
 from typing import Iterable, Optional
 
 NOISY_CV = 0.10
-NOISY, CONTENDED, OVERLOADED, SHARED_NODE = "noisy", "contended", "overloaded", "shared node"
+NOISY, CONTENDED, OVERLOADED, SHARED_NODE, AT_CAP = "noisy", "contended", "overloaded", "shared node", "at cap"
 MEANING = {
     NOISY: f"CV above {NOISY_CV:.0%}: measure again or in rounds",
     CONTENDED: "another job ran on this host while it measured",
     OVERLOADED: "the 1-minute load was above the CPU count while it measured",
     SHARED_NODE: "ran beside other jobs on its node (hydra/launcher=node), on cores and a GPU of its own",
+    AT_CAP: "its precision target was not met: its repetitions stopped at schedule.max_reps or max_measure_s",
 }
+CAPS = ("max_reps", "max_measure_s")  # the stops (record.precision.STOPS) that leave a target unmet
 ORDER = tuple(MEANING)
 BUSY = "busy machine: "  # how a job's own warning of an overloaded machine begins (job.parent): the mark says it
 
@@ -45,6 +49,11 @@ def overloaded(loads: Iterable[Optional[float]], cpus: Optional[float]) -> bool:
     """Whether a load read around the measurement exceeded the CPU count (either unknown: not marked)."""
     known = [float(x) for x in loads if _known(x)]
     return bool(known) and _known(cpus) and max(known) > cpus
+
+
+def at_cap(stopped_by: Optional[str]) -> bool:
+    """Whether a job's repetitions stopped at a cap before its precision target (record.precision)."""
+    return stopped_by in CAPS
 
 
 def text(marks: Iterable[str]) -> str:
