@@ -35,6 +35,21 @@ NO_GPU = {**os.environ, "CUDA_VISIBLE_DEVICES": ""}  # cpu_jobs makes the slots 
 
 # --- slots ------------------------------------------------------------------------------------------
 
+@pytest.mark.parametrize("apart", [True, False])
+def test_the_pools_tracker_cleans_up_after_a_stop_without_a_warning_under_the_sweeps_line(apart):
+    """After a stop, joblib ends the workers outright and loky's resource tracker unlinks the semaphore
+    they held, warning in two lines after the sweep's last line; started by the node launcher
+    (`trackers_apart`), it does so quietly. The control, started as loky starts it, shows the warning
+    is there to see. communicate() returns once the tracker, which shares the stderr, has ended."""
+    script = ("from joblib.externals.loky.backend import resource_tracker\n"
+              "from ppo_bench.launch import node\n"
+              f"node.trackers_apart() if {apart} else resource_tracker.ensure_running()\n"
+              "resource_tracker.register('/loky-probe-left', 'semlock')\n")  # as a killed worker leaves it
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert ("resource_tracker" in out.stderr) != apart, out.stderr
+
+
 def test_slots_split_the_cores_evenly_and_disjointly_one_per_gpu():
     two = placement.plan(["0", "1"], cpu_jobs=5, cores=list(range(7)))  # the GPUs decide; core 6 is left over
     assert [(s["slot"], s["gpu"], s["cores"]) for s in two] == [(0, "0", [0, 1, 2]), (1, "1", [3, 4, 5])]

@@ -3,6 +3,7 @@ a refusal (also of a non-finite value) is one record and no traceback."""
 
 from __future__ import annotations
 
+import errno
 import json
 import math
 
@@ -89,13 +90,18 @@ def test_a_non_finite_value_is_refused_before_anything_is_built_and_recorded(tmp
     assert f"config.{key}={value}: not a finite number; written as null" in record["warnings"]
 
 
-def test_a_record_that_cannot_be_written_fails_the_job_in_one_line(tmp_path, nothing_built, caplog):
-    (tmp_path / "result.json").mkdir()  # root writes anywhere: a folder in the file's place stops it
+def test_a_record_that_cannot_be_written_fails_the_job_in_one_line(tmp_path, nothing_built, caplog, monkeypatch):
+    """The folder took the job's check of it, then filled up before the record (a folder that takes
+    nothing fails the job before it builds anything: tests/test_unwritable_sweep.py)."""
+    def disk_full(path, record):
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    monkeypatch.setattr(results, "write_atomic", disk_full)
     cfg = compose_config("hydra.mode=MULTIRUN", "mode=async", "env.num_envs=1")  # skipped: nothing built
     with pytest.raises(parent.JobFailed) as info:
         parent.run(cfg, output_dir=tmp_path)
     assert str(info.value).startswith(f"its record could not be written to {tmp_path / 'result.json'}: ")
-    assert "IsADirectoryError" in str(info.value) and "\n" not in str(info.value)
+    assert "No space left on device" in str(info.value) and "\n" not in str(info.value)
     with pytest.raises(parent.Refused, match="env.num_envs=0"):  # a refusal stays the refusal, and is logged
         parent.run(compose_config("env.num_envs=0"), output_dir=tmp_path)
     assert "record could not be written" in caplog.text

@@ -96,13 +96,25 @@ def trackers_apart() -> None:
     """Start the resource trackers of the pool (loky's and multiprocessing's, which loky would start
     from this process) with the stop signals blocked, which they keep: they stay in the terminal's
     process group, where they ignore Ctrl-C and SIGTERM but a SIGHUP (the terminal closed) ended
-    them, and loky's, started again, printed a traceback for each resource it did not know."""
+    them, and loky's, started again, printed a traceback for each resource it did not know. Loky's also
+    starts with its own warnings off (PYTHONWARNINGS, in its environment alone): after a stop, joblib
+    ends the workers outright and the tracker unlinks the semaphore they held, as it is there to do,
+    with two lines of warning under the sweep's last line."""
     import multiprocessing.resource_tracker
 
     from joblib.externals.loky.backend import resource_tracker
 
+    before = os.environ.get("PYTHONWARNINGS")
+    os.environ["PYTHONWARNINGS"] = "ignore:resource_tracker:UserWarning"
+    try:
+        with signals.blocked(signals.STOPS):
+            resource_tracker.ensure_running()
+    finally:
+        if before is None:
+            del os.environ["PYTHONWARNINGS"]
+        else:
+            os.environ["PYTHONWARNINGS"] = before
     with signals.blocked(signals.STOPS):
-        resource_tracker.ensure_running()
         multiprocessing.resource_tracker.ensure_running()
 
 
