@@ -177,6 +177,14 @@ def block_stops() -> None:
     signal.pthread_sigmask(signal.SIG_BLOCK, set(STOPS))
 
 
+def pending_stop() -> Optional[BaseException]:
+    """A stop held back in this thread (`block_stops`) that came since, taken (it is not delivered again)
+    as the stop it is; None where none came. A process that holds stops back once it has its outcome
+    asks before it exits: a blocked signal still pending as a process exits is dropped unseen."""
+    taken = signal.sigtimedwait(STOPS, 0)
+    return stop_of(taken.si_signo) if taken is not None else None
+
+
 @contextmanager
 def stops_noted() -> Iterator[list[BaseException]]:
     """Ctrl-C, SIGTERM and SIGHUP raise their stop (KeyboardInterrupt, Terminated), let through where they

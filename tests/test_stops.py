@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 
 import pytest
 
@@ -150,3 +151,20 @@ def test_a_stop_as_the_check_imports_ale_py_is_raised_once_the_import_is_whole()
     out = subprocess.run([sys.executable, "-c", STOPPED_AS_IT_LOADS], cwd=ROOT, capture_output=True, text=True,
                          timeout=120, preexec_fn=as_a_terminal_s)
     assert (out.returncode, out.stdout) == (0, "stopped 1 True\n"), out.stderr[-3000:]
+
+
+def test_a_stop_held_back_is_taken_as_its_stop_not_dropped():
+    """The collector's command line holds stops back once it has its outcome; one that came then is
+    taken and said (collect.cli.main), not dropped as the process exits with 0."""
+    from ppo_bench.signals import pending_stop
+
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        assert pending_stop() is None
+        signal.pthread_kill(threading.get_ident(),
+                            signal.SIGTERM)  # to this thread, which holds it back (the test's others may not)
+        stop = pending_stop()
+        assert isinstance(stop, Terminated) and stop.signum == signal.SIGTERM
+        assert pending_stop() is None  # taken: not delivered again
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)

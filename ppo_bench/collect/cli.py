@@ -18,6 +18,8 @@ stops back from its first import (the package's __init__) until main takes them 
 and again once main has its outcome, so none lands where no line can be said. One that Python
 discards (raised in a finalizer: a weakref callback of its import system, say) cannot stop the
 collection where it came; main raises it as the collection ends, and the line says what was written.
+One held back after main has its outcome is taken before the process exits (signals.pending_stop),
+and said: the summary is whole.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ import sys
 from pathlib import Path
 from typing import Optional
 
-from ppo_bench.signals import Terminated, exit_status, stopped_by, stops_noted
+from ppo_bench.signals import Terminated, exit_status, pending_stop, stops_noted, stopped_by
 from . import integrity, report
 from .load import CollectError, Collection
 from .sources import is_archive, unpacked_name
@@ -128,6 +130,12 @@ def main(argv: Optional[list[str]] = None) -> int:
             c = collect(args.paths, args.out, args.baseline, plot=not args.no_plot)
             if noted:  # a stop Python discarded where it came (a finalizer): the collection ran on
                 raise noted[0]
+        late = pending_stop()  # one that came as the collection ended, held back since
+        if late is not None:
+            print(f"{PROG}: stopped by {stopped_by(late)} as the collection ended: "
+                  f"{c.out_dir if c.out_dir is not None else 'nothing was written'}"
+                  f"{' is whole' if c.out_dir is not None else ''}", file=sys.stderr)
+            return exit_status(late)
         return status(c)
     except CollectError as e:
         print(f"{PROG}: {e}", file=sys.stderr)
