@@ -87,6 +87,26 @@ def test_the_jobs_in_progress_are_those_started_and_not_ended_and_a_stop_reaches
     assert sent == [("kill", 12345, signal.SIGTERM), ("scancel", "--signal=TERM", "77")]
 
 
+def test_a_stop_s_line_names_the_jobs_in_progress_that_left_no_record(tmp_path, fresh):
+    """A job that a stop ended at once (a second stop) or never reached has a start note and no end:
+    the line says so, not that no job was in progress."""
+    from ppo_bench.launch.cli import failed_line, stop_line
+
+    launching.begin(tmp_path)
+    for name in ("stopped", "unended", "failed"):
+        launching.note_job(tmp_path, name, overrides=[name], host=socket.gethostname(), pid=1)
+    launching.note_job(tmp_path, "stopped", ended=True, stopped=True)
+    launching.note_job(tmp_path, "failed", ended=True, failed=True)
+    jobs = launching.tally()
+    assert jobs == launching.Tally(jobs=3, failed=1, stopped=1, unended=1)
+    assert stop_line(jobs) == ("the job in progress is recorded as failed; 1 job in progress left no record "
+                               "(ended at once, or still running), 1 job failed before")
+    assert stop_line(launching.Tally(jobs=1, unended=1)) == ("1 job in progress left no record (ended at once, "
+                                                            "or still running)")
+    assert stop_line(launching.Tally()) == "no job was in progress"
+    assert failed_line(launching.Tally()) == "no job ran"  # the sweep stopped before its first job
+
+
 def test_a_single_run_is_counted_in_its_process_and_writes_no_notes(tmp_path, fresh):
     with launching.noted(hydra_of(tmp_path, "a", RunMode.RUN)) as outcome:
         outcome.fail(ValueError("failed"))

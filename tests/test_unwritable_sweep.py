@@ -17,6 +17,7 @@ import select
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Callable
 
@@ -183,6 +184,38 @@ def test_a_sweep_folder_too_full_for_hydra_s_own_record_is_refused_in_one_line(t
     assert out.returncode == 1 and len(lines) == 1, lines
     assert lines[0] == f"hydra.sweep.dir={sweep_dir}: cannot write there: OSError: No space left on device", lines
     assert not (sweep_dir / LOCK).exists()
+    assert not (sweep_dir / ".commands.jsonl").exists()  # it ran nothing: no command of it kept in the history
+
+
+@ROOT_ONLY
+@pytest.mark.slow
+def test_a_node_sweeps_folder_turned_read_only_mid_sweep_fails_its_jobs_in_one_line_each(freeze, tmp_path):
+    """Two jobs at a time: once the first record is on disk, the whole folder turns read-only (the slots'
+    files too): the job in progress cannot write its record, a job about to start cannot claim a slot;
+    each fails in its line, the sweep stops where its notes cannot be written, and no traceback."""
+    sweep_dir = tmp_path / "sweep"
+    grid = ["hydra/launcher=node", "hydra.launcher.cpu_jobs=2", "env.num_envs=1", "mode=step", "seed=0,1,2,3",
+            *TINY, "schedule.reps=4"]
+    with open(tmp_path / "out", "w") as out:
+        proc = subprocess.Popen([sys.executable, "run.py", "-m", f"hydra.sweep.dir={sweep_dir}", *grid], cwd=ROOT,
+                                stdout=out, stderr=subprocess.STDOUT, env={**os.environ, "CUDA_VISIBLE_DEVICES": ""})
+    try:
+        while not list(sweep_dir.glob("*/result.json")):  # the event: the first record on disk
+            assert proc.poll() is None, (tmp_path / "out").read_text()[-3000:]
+            time.sleep(0.05)
+        kept = {p: p.read_bytes() for p in sweep_dir.glob("*/result.json")}
+        freeze(sweep_dir)
+        proc.wait(timeout=600)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    text = (tmp_path / "out").read_text()
+    no_traceback(text)
+    assert proc.returncode == 1, text[-3000:]
+    for path, data in kept.items():
+        assert path.read_bytes() == data and Record.read(path).status == "ok"
+    assert re.search(r"^(\d) of (\d) jobs failed \(each one's line says why\)$", text.splitlines()[-1]), text[-3000:]
 
 
 # ------------------------------------------------------------------ the parts, in this process

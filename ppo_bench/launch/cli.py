@@ -173,7 +173,9 @@ def main(hydra_main: Callable[[], None]) -> int:
                 print(f"job: FAILED: its folder {launching.folder_failure(error)}", file=sys.stderr)
                 return 1
             if not launching.tally().jobs:
-                sweep.OUTCOME.refused = True  # nothing to summarise
+                sweep.OUTCOME.refused = True  # nothing to summarise, nor a command to keep in its history
+                if sweep.SweepCallback.running is not None:
+                    sweep.SweepCallback.running.withdraw()
                 print(f"hydra.sweep.dir={launching.SWEEP.sweep_dir}: cannot write there: "
                       f"{launching.os_error_line(error)}", file=sys.stderr)
                 return 1
@@ -196,8 +198,13 @@ def stop_line(jobs: launching.Tally) -> str:
     if jobs.stopped:
         what = ("the job in progress is" if jobs.stopped == 1 else f"the {jobs.stopped} jobs in progress are")
         what += " recorded as failed"
-    else:
+    elif not jobs.unended:
         what = "no job was in progress"
+    else:
+        what = ""
+    if jobs.unended:  # a job that ended at once (a second stop), or one a stop did not reach
+        what += ("; " if what else "") + (f"{_jobs(jobs.unended)} in progress left no record "
+                                          "(ended at once, or still running)")
     return what + (f", {_jobs(jobs.failed)} failed before" if jobs.failed else "")
 
 
@@ -205,6 +212,8 @@ def failed_line(jobs: launching.Tally) -> str:
     """The sweep's last line where a job failed: how many, of how many."""
     if jobs.unread:
         return f"whether a job failed is not known: its notes cannot be read ({jobs.unread})"
+    if not jobs.jobs:
+        return "no job ran"
     return f"{jobs.failed} of {_jobs(jobs.jobs)} failed (each one's line says why)"
 
 

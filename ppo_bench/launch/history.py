@@ -18,7 +18,9 @@ runs, not what it measures), as its folder's name is.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -74,13 +76,30 @@ def read(sweep_dir: Path) -> list[dict]:
     return lines
 
 
-def note(sweep_dir: Path, cfg: DictConfig) -> None:
+def note(sweep_dir: Path, cfg: DictConfig) -> Optional[int]:
     """Append this sweep's command to the folder's history (after its multirun.yaml's, where the
-    history is new and Hydra is about to write over that file). One write with O_APPEND."""
-    earlier = _from_multirun(sweep_dir) if not (sweep_dir / COMMANDS).exists() else None
+    history is new and Hydra is about to write over that file). One write with O_APPEND. Returns the
+    history's size before (None where it was made now), for `withdraw`."""
+    try:
+        before: Optional[int] = (sweep_dir / COMMANDS).stat().st_size
+    except FileNotFoundError:
+        before = None
+    earlier = _from_multirun(sweep_dir) if before is None else None
     text = "".join(json.dumps(entry) + "\n" for entry in (earlier, _line(cfg)) if entry)
     with open(sweep_dir / COMMANDS, "a") as f:
         f.write(text)
+    return before
+
+
+def withdraw(sweep_dir: Path, before: Optional[int]) -> None:
+    """Take back the command `note` added (it returned `before`): a sweep refused before any job ran
+    (Hydra could not write its multirun.yaml) ran nothing, and a resume would otherwise take the jobs
+    it named as the folder's. Nothing is said where the history cannot be changed either."""
+    with contextlib.suppress(OSError):
+        if before is None:
+            (sweep_dir / COMMANDS).unlink()
+        else:
+            os.truncate(sweep_dir / COMMANDS, before)
 
 
 def _key(override: str) -> str:

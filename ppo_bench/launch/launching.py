@@ -57,6 +57,7 @@ class Tally:
     jobs: int = 0
     failed: int = 0  # failed, refused for an earlier ok record among them, or their folder could not be written
     stopped: int = 0  # stopped by Ctrl-C, SIGTERM or SIGHUP while they ran (their records say failed)
+    unended: int = 0  # started and not ended: killed, still running, or ended with no end note
     unread: Optional[str] = None  # why the notes could not be read: how many failed is not known
 
 
@@ -96,7 +97,8 @@ class Notes:
         except OSError as e:
             return Tally(unread=f"{self.sweep_dir / JOB_NOTES}: {e.strerror or e}")
         ended = [e for e in last.values() if e.get("ended")]
-        return Tally(len(last), sum(bool(e.get("failed")) for e in ended), sum(bool(e.get("stopped")) for e in ended))
+        return Tally(len(last), sum(bool(e.get("failed")) for e in ended), sum(bool(e.get("stopped")) for e in ended),
+                     len(last) - len(ended))
 
     def in_progress(self) -> list[tuple]:
         """The jobs that started and have not ended, each as (name, host, pid, SLURM job id) from its
@@ -245,19 +247,28 @@ def run_job(hydra_context: HydraContext, task_function: TaskFunction, config: Di
         cause = os_error_of(e)
         if cause is None:
             raise
-        sweep_dir, name = Path(str(config.hydra.sweep.dir)), str(config.hydra.sweep.subdir)
-        folder = config.hydra.runtime.get("output_dir") or os.path.abspath(sweep_dir / name)
-        overrides = list(config.hydra.overrides.task)
-        # Hydra's logging may be half set up here: straight to stderr
-        print(f"job {','.join(overrides)}: FAILED: its folder {folder} {folder_failure(cause)}", file=sys.stderr)
-        if note_job(sweep_dir, name, overrides=overrides):
-            note_job(sweep_dir, name, ended=True, failed=True)
-        else:  # counted as it ended (UNWRITTEN)
-            UNWRITTEN[-1].update(ended=True, failed=True)
-        ran = JobReturn(overrides=overrides, status=JobStatus.COMPLETED)
+        return failed_before(config, cause)
     if NOTES_ERROR is not None:
         raise NotesUnwritable(NOTES_ERROR)
     return ran
+
+
+def failed_before(config: DictConfig, cause: OSError) -> JobReturn:
+    """A job (`config`: its `job_config`) that failed before its task function, for `cause` in its sweep
+    folder (Hydra's writes into its own, a launcher's slot file): its line on stderr and its notes; the
+    return Hydra reads as done (`run_job`). Raises NotesUnwritable where its notes could not be written."""
+    sweep_dir, name = Path(str(config.hydra.sweep.dir)), str(config.hydra.sweep.subdir)
+    folder = config.hydra.runtime.get("output_dir") or os.path.abspath(sweep_dir / name)
+    overrides = list(config.hydra.overrides.task)
+    # Hydra's logging may be half set up here: straight to stderr
+    print(f"job {','.join(overrides)}: FAILED: its folder {folder} {folder_failure(cause)}", file=sys.stderr)
+    if note_job(sweep_dir, name, overrides=overrides):
+        note_job(sweep_dir, name, ended=True, failed=True)
+    else:  # counted as it ended (UNWRITTEN)
+        UNWRITTEN[-1].update(ended=True, failed=True)
+    if NOTES_ERROR is not None:
+        raise NotesUnwritable(NOTES_ERROR)
+    return JobReturn(overrides=overrides, status=JobStatus.COMPLETED)
 
 
 def folder_failure(e: OSError) -> str:

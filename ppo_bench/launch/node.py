@@ -17,7 +17,8 @@ sweep ends as the basic launcher's does:
   just begun: past its check of the stop file, `stops.stoppable` holds the stop until its
   runner can record it); it waits for them, and only
   then raises, so that joblib ends the workers after the records are written (`stops.forwarding`).
-  Jobs not yet started do not start (a stop file beside the slots). A second signal stops at once.
+  Jobs not yet started do not start (a stop file beside the slots). A second signal stops at once,
+  but the same signal within half a second is the same stop sent twice (`timeout`'s forwarding).
 - killed outright (SIGKILL): every worker dies with the sweep's process (a parent-death signal,
   `stops.die_with`), and its job's child and fork server with it (isolation), so that the jobs in
   progress leave no record, as under the basic launcher. Left running, the workers went on with
@@ -40,6 +41,7 @@ another, as the basic launcher does; they are still placed and recorded.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import os
@@ -121,15 +123,22 @@ def trackers_apart() -> None:
 def run_in_slot(folder: Path, slots: list[dict], hydra_context: Any, config: Any, task_function: Any,
                 singleton_state: dict, idx: int, overrides: Sequence[str]) -> Optional[Any]:
     """One job, in a worker: claim a slot, pin this process to it, run the job as every launcher here
-    does (launching); None when the sweep is stopping (the job does not start)."""
+    does (launching); None when the sweep is stopping (the job does not start). A slot that cannot be
+    claimed (the sweep folder turned read-only or full) fails the job as its folder would
+    (`launching.failed_before`)."""
     from hydra.core.singleton import Singleton
     from hydra.core.utils import setup_globals
 
-    with stops.stoppable(), placement.claim(folder, slots) as where:
-        if stops.stopping(folder / STOP):
-            return None
-        placement.place(where)
+    with contextlib.ExitStack() as held:
+        held.enter_context(stops.stoppable())
         Singleton.set_state(singleton_state)
         setup_globals()
         job = launching.job_config(hydra_context, config, overrides, idx, f"{config.hydra.job.name}_{idx}")
+        try:
+            where = held.enter_context(placement.claim(folder, slots))
+        except OSError as e:
+            return launching.failed_before(job, e)
+        if stops.stopping(folder / STOP):
+            return None
+        placement.place(where)
         return launching.run_job(hydra_context, task_function, job)

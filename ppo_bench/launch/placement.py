@@ -137,7 +137,8 @@ def claim(folder: Path, slots: list[dict]) -> Iterator[dict]:
                 _last_slot[:] = [k]
                 yield slots[k]
             finally:
-                os.ftruncate(fd, 0)
+                with contextlib.suppress(OSError):  # the folder turned read-only: the pid stays, unheld
+                    os.ftruncate(fd, 0)
                 os.close(fd)  # releases the lock
             return
         time.sleep(POLL_S)

@@ -32,6 +32,9 @@ log = logging.getLogger(__name__)
 STOP_WAIT_S = 60.0
 """How long the sweep's process waits, after a signal, for the jobs in progress to record it."""
 POLL_S = 0.2
+ECHO_S = 0.5
+"""A second signal, the same as the first, this soon after it is the same stop sent twice (the terminal's
+Ctrl-C and `timeout`'s forwarding of it to the group), not a person's second Ctrl-C: it is ignored."""
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 
@@ -43,12 +46,15 @@ def forwarding(stop_file: Path, running: Callable[[], Iterable[Hashable]],
     A signal creates `stop_file` (the jobs not started yet do not start: `stopping`), is sent on with
     `send` to each job `running()` names (a pid by default; once each, as they appear), and is waited on
     until none runs or for STOP_WAIT_S; it then raises KeyboardInterrupt or Terminated as usual, so that
-    the launcher ends its workers after the records are written. A second signal stops at once."""
-    stops: list[int] = []
+    the launcher ends its workers after the records are written. A second signal stops at once, but not
+    the same signal within ECHO_S of the first (the same stop sent twice)."""
+    stops: list[tuple[int, float]] = []
 
     def stop(signum: int, frame: Any) -> None:
+        if stops and stops[0][0] == signum and time.monotonic() - stops[0][1] < ECHO_S:
+            return  # an echo of the first: its handler goes on waiting for the jobs
         if not stops:
-            stops.append(signum)
+            stops.append((signum, time.monotonic()))
             stop_file.touch()
             log.warning("%s: stopping the jobs in progress (again to stop at once)", signal.Signals(signum).name)
             told: set = set()

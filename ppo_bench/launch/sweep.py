@@ -198,10 +198,10 @@ def clear_earlier(sweep_dir: Path, resume: bool, set_aside_: bool, config: Optio
 class _Sweep:
     def __init__(self, sweep_dir: Path, config: Any):
         self.dir, self.collect, self.lock = sweep_dir, bool(config.get("collect", True)), take_lock(sweep_dir)
-        self.done = False
+        self.done, self.noted_at = False, None
         try:  # under the lock: no other sweep writes results while they are counted or moved
             clear_earlier(sweep_dir, bool(config.get("resume", False)), bool(config.get("set_aside", False)), config)
-            history.note(sweep_dir, config)  # before Hydra writes its multirun.yaml over the last command's
+            self.noted_at = history.note(sweep_dir, config)  # before Hydra's multirun.yaml replaces the last one
         except OSError as e:
             release_lock(self.lock)
             raise SweepRefused(f"hydra.sweep.dir={sweep_dir}: cannot write there: {type(e).__name__}: "
@@ -212,6 +212,10 @@ class _Sweep:
         launching.begin(sweep_dir)  # after the move: this sweep's job notes begin here
         if self.collect:  # imported now: at exit (the summary after Ctrl-C) pandas' import fails to register its
             from ppo_bench import collect as _  # noqa: F401  thread pool's exit hook, and the summary with it
+
+    def withdraw(self) -> None:
+        """This sweep ran nothing (refused as Hydra began it): its command leaves the folder's history."""
+        history.withdraw(self.dir, self.noted_at)
 
     def finish(self) -> None:
         """Collect (unless collect=false) and release the lock, once: from on_multirun_end, or from atexit
