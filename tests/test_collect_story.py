@@ -376,3 +376,14 @@ def test_a_precision_targets_cell_prints_its_records_interval_its_precision_and_
         line = summarise_record(Record.read(tmp_path / "sweep" / mode / "result.json"))
         assert ("at cap" in line) == (stopped_by == "max_reps"), line
     assert "±x% = a precision target's cell" in md and "(at cap) = its precision target was not met" in md
+    # the page says what the table says: the same interval (not one of its own from the reps), the same ±x%
+    t = view.throughput(c.table)
+    top = _headline_rows(headline.block(c, t))[8]["thr num"]
+    best = max(runs, key=lambda k: np.mean(runs[k]))
+    s = stats.summary(runs[best], [runs[best][:3]])
+    shown = f"{view.fmt(s['mean'])} [{view.fmt(s['lo'])}, {view.fmt(s['hi'])}]"
+    assert top.startswith(f"{shown} ±{stats.relative_half_width(s['mean'], s['lo'], s['hi']):.1%}"), top
+    for mode, reps in ((m, r) for (m, _), r in runs.items()):
+        drawn = t[t["mode"] == mode].iloc[0]
+        s = stats.summary(reps, [reps[:3]])
+        assert (drawn["lo"], drawn["hi"]) == pytest.approx((s["lo"], s["hi"]))

@@ -392,15 +392,19 @@ def test_schedules_alone_merge_into_one_panel_named_in_words(tmp_path):
     assert set(t["schedule"]) == {"400 loop steps per rep", "500 loop steps per rep"}
 
 
-def test_throughput_interval_on_log_reps_never_below_zero():
+def test_throughput_interval_on_log_reps_never_below_zero(tmp_path):
     from ppo_bench.collect import view
 
-    reps = [4000.0, 200.0]  # a t-interval on the mean runs to -23000
-    lo, hi = view.log_interval(reps, 2100.0)
-    assert (lo, hi) == pytest.approx(log_ci(reps, 2100.0)) and 0 < lo < 2100 < hi
-    skewed = [1.0] * 9 + [1000.0]  # the mean, 100.9, lies above the interval on log reps: its end moves out
-    lo, hi = view.log_interval(skewed, sum(skewed) / 10)
-    assert 0 < lo < hi == pytest.approx(100.9)
+    for name, reps in (("wide", [4000.0, 200.0]),  # a t-interval on the mean runs to -23000
+                       ("skewed", [1.0] * 9 + [1000.0])):  # the mean, 100.9, lies above the interval on log reps
+        write(tmp_path / name, "step", mode="step", n=1, reps=reps, sched_reps=len(reps))
+        drawn = view.throughput(collect([tmp_path / name], plot=False).table).iloc[0]
+        mean = sum(reps) / len(reps)
+        if name == "wide":
+            assert (drawn["lo"], drawn["hi"]) == pytest.approx(log_ci(reps, mean))
+            assert 0 < drawn["lo"] < mean < drawn["hi"]
+        else:  # its upper end moves out to the mean
+            assert 0 < drawn["lo"] < drawn["hi"] == pytest.approx(100.9)
 
 
 # Synthetic collections, small and fast: a CPU quick job whose 2 reps spread wide (its intervals run far

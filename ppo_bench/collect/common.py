@@ -130,6 +130,18 @@ def weakened(r) -> list[str]:
     return [m for m, col in FLAG_COLUMNS.items() if isinstance(v := getattr(r, col, False), (bool, np.bool_)) and v]
 
 
+def precision_text(r) -> str:
+    """What a precision target's cell reached, as every table and the page carry it after its interval:
+    " ±9.1%" (its two-stage interval's half-width over its mean); "" for a cell without a target."""
+    target, reached = getattr(r, "precision", np.nan), getattr(r, "rel_half_width", np.nan)
+    return "" if pd.isna(target) or pd.isna(reached) else f" ±{reached:.1%}"
+
+
+def any_precision(t: pd.DataFrame) -> bool:
+    """Whether a row of `t` (table.csv's) was timed to a precision target: what its captions then say."""
+    return "precision" in t and bool(t["precision"].notna().any())
+
+
 def weakened_text(r) -> str:
     """A row's marks as a figure carries them: " (noisy, contended)"; "" for none."""
     return figure_marks.text(weakened(r))

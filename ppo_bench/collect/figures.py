@@ -25,7 +25,7 @@ from ppo_bench.registry import MODES
 from . import bound_per_design, palette, side_by_side, view
 from .chart import (Chart, Legend, Panel, cut_caption, cut_marks, error, layout, log_axis, nums, one_line, ratio_axis,
                     rows_of, scatter, x_axis)
-from .common import mode_order, probes, weakened_text
+from .common import any_precision, mode_order, precision_text, probes, weakened_text
 
 THR = "env-steps/s"
 NUDGE = 2 ** 0.08  # paired points sit this factor right of the pooled ones on a log2 axis, so both bars show
@@ -78,8 +78,9 @@ def _bound_text(r) -> str:
 
 
 def _mean_text(r, loop: bool) -> str:
-    interval = "" if pd.isna(r.log_lo) else f" [{view.fmt(r.log_lo)}, {view.fmt(r.log_hi)}]"
-    return (f"<b>{r.label}</b>, {r.num_envs} envs<br>{view.fmt(r.mean)} {THR}{interval}{weakened_text(r)}, {r.n} reps"
+    interval = "" if pd.isna(r.lo) else f" [{view.fmt(r.lo)}, {view.fmt(r.hi)}]"
+    return (f"<b>{r.label}</b>, {r.num_envs} envs<br>{view.fmt(r.mean)} {THR}{interval}{precision_text(r)}"
+            f"{weakened_text(r)}, {r.n} reps"
             + (f"<br>{_bound_text(r)}" if loop else "") + (f"<br>{r.schedule}" if r.schedule else "")
             + "".join(f"<br>{f}" for f in view.flags(r)))
 
@@ -91,7 +92,7 @@ def throughput_chart(t: pd.DataFrame) -> Chart:
     legend = Legend()
     reps = [x for r in t["reps"] for x in json.loads(r)]
     y = log_axis(list(t["mean"]) + list(t["bound"]) + reps, f"{THR} (log scale)",
-                 reach=list(t["log_lo"]) + list(t["log_hi"]))
+                 reach=list(t["lo"]) + list(t["hi"]))
     x = x_axis(t["num_envs"])
     panels, opened = [], False
     for title in view.panel_titles(t):
@@ -120,7 +121,7 @@ def throughput_chart(t: pd.DataFrame) -> Chart:
             unbound = s["bound"].isna() & loop & bool(t["probe"].any())  # open: no bound measured there
             symbols = [st["symbol"] + "-open" if u else st["symbol"] for u in unbound]
             data.append(legend.mark(scatter(
-                x=nums(s["num_envs"]), y=nums(s["mean"]), error_y=error(s["mean"], s["log_lo"], s["log_hi"]),
+                x=nums(s["num_envs"]), y=nums(s["mean"]), error_y=error(s["mean"], s["lo"], s["hi"]),
                 mode="lines+markers", line={"color": st["colour"], "dash": st["dash"], "width": st["width"]},
                 marker={"color": st["colour"], "symbol": symbols, "size": 9 if unbound.any() else 8,
                         "line": {"color": st["colour"], "width": 2}},
@@ -137,7 +138,8 @@ def throughput_chart(t: pd.DataFrame) -> Chart:
         panels.append(Panel(title, data, layout(x, y), notes + schedule_notes(tp)))
     caption = (f"Each mode's throughput at each num_envs, on shared axes: the mean of its pooled reps (as in "
                f"table.csv) with a 95% interval on log {THR} (a t-interval on the log reps, exponentiated: never "
-               "below zero).")
+               "below zero" + ("; a precision target's cell: its two-stage interval, as in table.csv" if any_precision(t)
+                               else "") + ").")
     if legend.has(BOUND):
         caption += (" Dashed, in a loop's colour: the bound its design holds it to (the chain of an env waiting "
                     "for its batch, or the limit min(env_only, agent_only) at its batches); hover for its share.")

@@ -30,7 +30,8 @@ from ppo_bench.record import marks as figure_marks, stats
 from ppo_bench.registry import MODES
 from . import baseline, palette, view
 from .bound_per_design import share
-from .common import interval, marks_legend, mode_order, paired, ratio_cell, round_ratios, weakened_text
+from .common import (any_precision, interval, marks_legend, mode_order, paired, precision_text, ratio_cell, round_ratios,
+                     weakened_text)
 from .curves import aggregate_name
 
 
@@ -120,8 +121,8 @@ def throughput(t: pd.DataFrame, c) -> str:
         for n, cell in tp.groupby("num_envs"):
             r = next(cell.loc[[cell["mean"].idxmax()]].itertuples())
             tied = verdict(r, cell, c.jobs)
-            interval_text = "" if pd.isna(r.log_lo) else f" [{view.fmt(r.log_lo)}, {view.fmt(r.log_hi)}]"
-            shown.append(weakened_text(r))
+            interval_text = "" if pd.isna(r.lo) else f" [{view.fmt(r.lo)}, {view.fmt(r.hi)}]"
+            shown.append(precision_text(r) + weakened_text(r))
             rows.append(
                 f'<tr data-group="{html.escape(r.group)}" data-mode="{html.escape(r.mode)}" data-num-envs="{n}" '
                 f'data-groups="{members}" data-verdict="{"tie" if tied else "faster"}" '
@@ -143,7 +144,8 @@ def throughput(t: pd.DataFrame, c) -> str:
               "where the 95% interval of their ratio (paired by round with 2 rounds or more, else pooled: Welch on "
               "log reps) lies wholly above 1; \"not shown faster than\" names the loops where it does not. Mean, "
               "speed-up" + (" and share of the bound" if bounded else "") + " as table.csv states them, the "
-              "interval on log reps as drawn below" + ("." if bounded else "; no probe ran, so no loop has a bound.")
+              "interval (on log reps" + ("; ±x%: a precision target's two-stage interval, its half-width over the "
+              "mean" if any_precision(loops) else "") + ") as drawn below" + ("." if bounded else "; no probe ran, so no loop has a bound.")
             + "".join(f" {html.escape(x)}." for x in said + (marks_legend([" ".join(rows)])))
             + "</p>" + (f'<p class="blurb" id="headline-baseline">{html.escape(baseline.summary(c))}</p>'
                         if against else ""))

@@ -37,8 +37,8 @@ from ppo_bench.record import marks, stats
 from ppo_bench.registry import MODES
 from . import bound_per_design, measured, probe_limit
 from .common import (bounded, camel, decimals, interval, marks_legend, md_table, mode_order, paired, pooled,
-                     probes, ratio_cell, round_ratios, sort_modes, to_json, weakened, weakened_legend,
-                     weakened_text)
+                     precision_text, probes, ratio_cell, round_ratios, sort_modes, to_json, weakened,
+                     weakened_legend, weakened_text)
 from .load import SINGLE_GROUP, Collection
 
 GROUP_FILES = ("chart.json", "chart.js", "throughput.png")  # per group (in the out dir when one)
@@ -200,10 +200,7 @@ def _mean_cell(r) -> str:
     (record.marks): 591 [497, 700] (noisy)."""
     d = decimals(r.mean)
     cell = f"{r.mean:.{d}f}" if pd.isna(r.lo) else f"{r.mean:.{d}f} [{r.lo:.{d}f}, {r.hi:.{d}f}]"
-    target = getattr(r, "precision", np.nan)
-    if not pd.isna(target) and not pd.isna(r.rel_half_width):  # a precision target's cell: what it reached
-        cell += f" ±{r.rel_half_width:.1%}"
-    return cell + weakened_text(r)
+    return cell + precision_text(r) + weakened_text(r)
 
 
 def js_name(label: str) -> str:

@@ -3,34 +3,20 @@ throughput's interval on the log scale, which cannot go below zero.
 
 The page draws and states nothing that the tables do not hold: a row's throughput is table.csv's
 `mean` (so the fastest loop, its share of its bound and the point drawn against that bound agree
-with the tables), and every other figure (speed-ups, bounds, their shares, learning's) is a
-column of the tables, taken as it is. It adds one statistic of its own: the throughput's interval,
-from the same pooled repetitions (table.csv's `reps`), on log throughput. A t-interval on a rate
-measured 2-5 times runs below zero whenever its reps spread widely (4042 ± 6429 env-steps/s),
-which a log axis cannot draw and a reader cannot believe; exp(mean(log reps) ± t * se(log reps)),
-around the geometric mean (stats.log_interval), never is. Where very skewed reps put the mean above
-it, its upper end is moved out to the mean, so that lo <= mean <= hi: the tables' own rule for
-their lo and hi (stats.summary), so the page's interval is table.csv's, derived here from the reps
-as the page's figures are.
+with the tables), its interval table.csv's `lo` and `hi` (stats.summary: the t-interval on log reps,
+which a log axis can draw and never runs below zero, or a precision target's two-stage interval),
+and every other figure (speed-ups, bounds, their shares, learning's) is a column of the tables,
+taken as it is. A page that drew its own interval from the reps would show a precision target's
+cell with another interval than the table beside it.
 """
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pandas as pd
 
-from ppo_bench.record import stats
 from . import palette, panels
 from .common import mode_order, probes
-
-
-def log_interval(reps: list[float], mean: float) -> tuple[float, float]:
-    """(lo, hi): the t-interval on log reps, exponentiated, reaching `mean` where skew puts it outside;
-    no interval (NaN) for one rep."""
-    lo, hi = stats.log_interval(reps)
-    return (np.nan, np.nan) if lo is None else (min(lo, mean), max(hi, mean))
 
 
 def curves(t: pd.DataFrame) -> list[str]:
@@ -49,14 +35,13 @@ def placed(t: pd.DataFrame, names: pd.Series) -> pd.DataFrame:
 
 def throughput(table: pd.DataFrame) -> pd.DataFrame:
     """table.csv's rows with the page's columns: panel, schedule, label (the mode's one name),
-    probe, curve, and log_lo, log_hi (`log_interval` of the row's reps around its mean)."""
+    probe, curve; its mean and interval (mean, lo, hi) are table.csv's, as floats (NaN: no interval)."""
     if table.empty:
         return table
     t = placed(table, table["group"])
     t["label"] = [palette.label(m, g) for m, g in zip(t["mode"], t["groups"])]
     t["probe"] = t["mode_name"].isin(probes())
-    found = [log_interval(json.loads(r), m) for r, m in zip(t["reps"], t["mean"])]
-    t["log_lo"], t["log_hi"] = [x for x, _ in found], [x for _, x in found]
+    t["lo"], t["hi"] = t["lo"].astype(float), t["hi"].astype(float)
     t["curve"] = curves(t)
     t["_o"] = t["mode"].map(mode_order)
     return t.sort_values(["group", "_o", "num_envs"]).drop(columns="_o").reset_index(drop=True)
