@@ -32,7 +32,7 @@ def run_job(tmp_path, *overrides):
 
 
 def test_a_quick_cpu_job_writes_a_valid_result(tmp_path):
-    record = run_job(tmp_path, "+preset=quick", "device=auto", "schedule.bench_steps=6", "schedule.warmup=2",
+    record = run_job(tmp_path, "+preset=quick_reference", "device=auto", "schedule.bench_steps=6", "schedule.warmup=2",
                      "agent.num_steps=4", "agent.num_minibatches=2")
     assert record["status"] == "ok" and record["error"] is None
     assert (record["mode"], record["game"], record["agent"], record["num_envs"]) == ("step", "pong", "nature_cnn", 2)
@@ -51,7 +51,7 @@ def test_a_quick_cpu_job_writes_a_valid_result(tmp_path):
     assert not {"precision", "pilot", "needed", "stopped_by", "interval"} & set(thr)  # no target: none of its keys
     assert record["algo"] == "reference" and "learning" not in record and "interleaved" not in record
     assert record["phases"] is None
-    assert "+preset=quick" in record["overrides"]
+    assert "+preset=quick_reference" in record["overrides"]
     t = record["timing"]
     start, end = datetime.fromisoformat(t["started_at"]), datetime.fromisoformat(t["finished_at"])
     assert start <= datetime.fromisoformat(t["measure_started_at"]) <= datetime.fromisoformat(t["measure_finished_at"]) <= end

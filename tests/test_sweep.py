@@ -38,11 +38,15 @@ def results_in(sweep_dir: Path) -> dict[tuple, dict]:
 
 
 def test_quick_preset_sweeps_its_grid_and_is_collected(tmp_path):
-    out = sweep(tmp_path, "+preset=quick", *TINY)
+    # the preset's own schedule (a pilot of 5 to a 10% target, capped), on tiny repetitions
+    out = sweep(tmp_path, "+preset=quick", *[o for o in TINY if not o.startswith("schedule.reps=")])
     assert out.returncode == 0, out.stderr[-3000:]
     got = results_in(tmp_path)
     assert set(got) == {(1, "step"), (1, "sendrecv"), (8, "step"), (8, "sendrecv")}
-    assert all(r["status"] == "ok" and len(r["throughput"]["reps"]) == 2 for r in got.values())
+    for r in got.values():
+        thr = r["throughput"]
+        assert r["status"] == "ok" and (thr["precision"], thr["pilot"]) == (0.1, 5)
+        assert 5 <= len(thr["reps"]) <= 20 and thr["stopped_by"] in ("precision", "max_reps", "max_measure_s")
     # mode varies fastest: step and sendrecv of one num_envs run back to back
     order = sorted(got, key=lambda k: got[k]["job"]["num"])
     assert order == [(1, "step"), (1, "sendrecv"), (8, "step"), (8, "sendrecv")]
@@ -61,7 +65,11 @@ def test_quick_preset_sweeps_its_grid_and_is_collected(tmp_path):
                    for p in chart[name] for k in ("thr", "thr_lo", "thr_hi"))
     assert chart["meta"]["game"] == "pong" and chart["meta"]["device"] == "cpu"
     table = pd.read_csv(tmp_path / "again" / "table.csv")
-    assert len(table) == 4 and table["n"].tolist() == [2, 2, 2, 2]
+    # each row pools its job's reps: as many as its precision target asked for
+    reps = {(r["num_envs"], r["mode"]): len(r["throughput"]["reps"]) for r in got.values()}
+    assert len(table) == 4
+    assert {(r.num_envs, r.mode): r.n for r in table.itertuples()} == reps
+    assert "precision" in table and set(table["precision"]) == {0.1}
 
 
 def test_failed_and_skipped_jobs_keep_the_others_and_resume_runs_only_what_is_missing(tmp_path):

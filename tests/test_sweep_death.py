@@ -19,7 +19,7 @@ from ppo_bench.launch import placement
 from ppo_bench.launch.sweep import LOCK, SweepLocked, take_lock
 from test_sweep import session_processes
 
-TINY = ["device=cpu", "+preset=quick", "schedule.reps=2000", "schedule.bench_steps=8", "schedule.warmup=2",
+TINY = ["device=cpu", "+preset=quick_reference", "schedule.reps=2000", "schedule.bench_steps=8", "schedule.warmup=2",
         "agent.num_steps=4", "agent.num_minibatches=2"]
 NODE = ["hydra/launcher=node", "hydra.launcher.cpu_jobs=2"]
 END_S = 10.0
