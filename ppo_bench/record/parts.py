@@ -19,6 +19,11 @@ from ppo_bench.record.typed import UNSET, BadResult, Part, inside, keys_of
 UNIT = "env_steps/s"
 
 
+def _epoch(time: datetime) -> float:
+    """Seconds since the epoch of a record's time (one without a zone read as UTC, as the record writes)."""
+    return (time if time.tzinfo else time.replace(tzinfo=timezone.utc)).timestamp()
+
+
 def utc_iso(timestamp: float) -> str:
     """A time.time() reading as the record writes its times."""
     return datetime.fromtimestamp(timestamp, tz=timezone.utc).isoformat()
@@ -129,12 +134,22 @@ class Timing(Part):
     TIMES = ("started_at", "finished_at", "measure_started_at", "measure_finished_at")
 
     def check(self, where: str) -> None:
+        """Each time readable, and in the order the job takes them: its start, the measurement's start and
+        end, its end (one clock: time.time() in the parent and its child). A hand-edited record whose
+        measurement lies outside its own run would be read as measured during another job's."""
+        read = {}
         for key in self.TIMES:
             value = getattr(self, key)
             try:
-                value is None or datetime.fromisoformat(value)
+                read[key] = None if value is None else datetime.fromisoformat(value)
             except ValueError:
                 raise BadResult(f"{inside(where, key)}: {value!r} is not an ISO 8601 time") from None
+        seconds = [(k, _epoch(read[k])) for k in ("started_at", "measure_started_at", "measure_finished_at",
+                                                  "finished_at") if read.get(k) is not None]
+        for (first, a), (then, b) in zip(seconds, seconds[1:]):
+            if b < a:
+                raise BadResult(f"{inside(where, then)}: {getattr(self, then)!r} comes before its "
+                                f"{first} {getattr(self, first)!r}")
 
     def updated(self, later: Optional["Timing"]) -> "Timing":
         """These clocks with `later`'s readings added (and taken where both have one)."""
