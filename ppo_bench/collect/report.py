@@ -92,16 +92,19 @@ def write(c: Collection, out: Path, plot: bool) -> None:
         with locked(out) as held:
             if held:
                 remove_killed(out)
-            aside = Path(tempfile.mkdtemp(prefix=f"{ASIDE}{os.getpid()}-", dir=out))
+            aside = None
             try:
+                with signals_deferred():  # a stop as the folder is made is raised once it is named here
+                    aside = Path(tempfile.mkdtemp(prefix=f"{ASIDE}{os.getpid()}-", dir=out))
                 commit(aside, out, _write_sections(c, aside, plot))
             except OSError as e:  # named where the file was to go, not where it was written first
-                if e.filename and Path(e.filename).is_relative_to(aside):
+                if aside is not None and e.filename and Path(e.filename).is_relative_to(aside):
                     e.filename = str(out / Path(e.filename).relative_to(aside))
                 raise
             finally:
                 with signals_deferred():  # a second Ctrl-C must not leave the folder behind
-                    shutil.rmtree(aside, ignore_errors=True)
+                    if aside is not None:
+                        shutil.rmtree(aside, ignore_errors=True)
     except BaseException:
         if made:
             with contextlib.suppress(OSError):
