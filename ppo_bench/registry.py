@@ -121,6 +121,14 @@ class Algo(Entry):
         return _load(self.config)
 
 
+@dataclass(frozen=True)
+class Network(Entry):
+    """An encoder an actor-critic is built on: `target(obs_shape)` gives a torch module."""
+
+    label: str = ""
+    """Its name in words, as the report's panels write it (Nature-CNN)."""
+
+
 E = TypeVar("E", bound=Entry)
 
 
@@ -215,15 +223,15 @@ ALGOS: Registry[Algo] = Registry(
          learns=True, clips_rewards_itself=True, overlaps=True),
 )
 
-NETWORKS: Registry[Entry] = Registry(
+NETWORKS: Registry[Network] = Registry(
     "agent.name",
-    Entry("nature_cnn", "ppo_bench.agent.networks:NatureCNN"),  # Mnih et al. 2015
-    Entry("impala_cnn", "ppo_bench.agent.networks:ImpalaCNN"),  # Espeholt et al. 2018
+    Network("nature_cnn", "ppo_bench.agent.networks:NatureCNN", label="Nature-CNN"),  # Mnih et al. 2015
+    Network("impala_cnn", "ppo_bench.agent.networks:ImpalaCNN", label="IMPALA-CNN"),  # Espeholt et al. 2018
 )
 """The encoders an actor-critic is built on (`target(obs_shape)`); here, not in networks, so that
 the config's check of `agent.name` imports no torch."""
 
-AXES = (BACKENDS, RUNTIMES, MODES, ALGOS)
+AXES = (BACKENDS, RUNTIMES, MODES, ALGOS, NETWORKS)
 _BUILTIN = {r.key: dict(r._entries) for r in AXES}
 
 
@@ -234,7 +242,6 @@ def added() -> list[Entry]:
 
 def install(entries: list[Entry]) -> None:
     """Register entries another process added (the job's process gets its parent's)."""
+    kinds = ((Backend, BACKENDS), (Runtime, RUNTIMES), (Mode, MODES), (Algo, ALGOS), (Network, NETWORKS))
     for entry in entries:
-        for kind, registry in ((Backend, BACKENDS), (Runtime, RUNTIMES), (Mode, MODES), (Algo, ALGOS)):
-            if isinstance(entry, kind):
-                registry.add(entry)
+        next(registry for kind, registry in kinds if isinstance(entry, kind)).add(entry)

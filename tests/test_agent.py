@@ -13,12 +13,14 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 import torch
+from omegaconf import OmegaConf
 from torch._dynamo.utils import counters
 
 from conftest import compose_config
 from toy_backend import SHAPE as TOY_SHAPE, ToyVectorEnv
 from test_runner import ALE_RESET_DROP_ATTEMPTS
 from ppo_bench.agent.make import make_agent
+from ppo_bench.config.agent import narrowed_agent
 from ppo_bench.env.backends import FRAME_SHAPE, make_vector_env as make_envs
 from ppo_bench.loop.drivers import AgentOnlyDriver, EnvOnlyDriver, SendRecvDriver, StepDriver
 from ppo_bench.env.torch_envs import TorchEnvs, Upload
@@ -31,7 +33,10 @@ needs_cuda = pytest.mark.skipif(not CUDA, reason="CUDA graphs need a CUDA device
 
 
 def tiny_agent_cfg(**kw):
-    return compose_config(*[f"agent.{k}={v}" for k, v in kw.items()]).agent
+    """The tiny config's agent node as a job's process gets it: narrowed to its algorithm's keys, each
+    at its value or that algorithm's default."""
+    agent = compose_config(*[f"agent.{k}={v}" for k, v in kw.items()]).agent
+    return OmegaConf.create(narrowed_agent(OmegaConf.to_container(agent)))
 
 
 def Agent(cfg, num_actions: int, num_envs: int, device: torch.device, batch_size=None):

@@ -10,7 +10,8 @@ from omegaconf import OmegaConf
 
 from conftest import CONF, compose_config
 from ppo_bench.job import parent
-from ppo_bench.config.schema import NotApplicable, validate, warnings_for
+from ppo_bench.config.agent import narrowed_agent
+from ppo_bench.config.schema import NotApplicable, algo_config, validate, warnings_for
 from ppo_bench.record.results import read_result
 
 
@@ -19,8 +20,10 @@ def test_defaults_follow_the_reference():
     assert (cfg.env.game, cfg.env.num_envs, cfg.env.frameskip, cfg.env.num_threads) == ("pong", 8, 5, None)
     assert (cfg.schedule.reps, cfg.schedule.bench_steps, cfg.schedule.warmup) == (5, 1000, 64)
     a = cfg.agent
-    assert (a.name, a.runtime, a.num_steps, a.update_epochs, a.num_minibatches) == ("nature_cnn", "compiled", 128, 4, 4)
-    assert a.learning_rate == 2.5e-4
+    assert (a.name, a.runtime, a.algo, a.num_steps, a.update_epochs) == ("nature_cnn", "compiled", "reference", None, None)
+    a = narrowed_agent(OmegaConf.to_container(a))  # an algorithm's keys left unset: its defaults, the reference's
+    assert (a["num_steps"], a["update_epochs"], a["num_minibatches"], a["learning_rate"]) == (128, 4, 4, 2.5e-4)
+    assert "clip_coef" not in a  # PPO's key: not the reference's
     assert (cfg.mode.name, cfg.mode.groups, cfg.device, cfg.seed, cfg.round) == ("step", 1, "auto", 0, 0)
     assert (cfg.resume, cfg.collect) == (False, True)
     assert OmegaConf.to_container(cfg.hydra.sweep)["subdir"] == "${ppo_bench.job_dir:${hydra.job.override_dirname}}"
@@ -54,7 +57,7 @@ def test_every_preset_composes(path):
                                          "mode": "step,async,env_only,agent_only"}),
     }[path.stem]
     s = cfg.schedule
-    assert (s.reps, s.bench_steps, s.warmup, cfg.agent.num_steps) == expected[0]
+    assert (s.reps, s.bench_steps, s.warmup, algo_config(cfg.agent).num_steps) == expected[0]
     # the main job answers to a precision target; the reference's own schedule is one preset away
     assert (s.precision, s.max_reps, s.max_measure_s) == ((0.1, 20, 30) if path.stem == "quick" else (None, 20, None))
     assert dict(cfg.hydra.sweeper.params) == expected[1]
@@ -109,13 +112,13 @@ def test_ppo_s_keys_are_ppo_s_alone_to_check_and_left_at_their_defaults_elsewher
 
 
 def test_the_agent_schema_is_the_common_keys_and_each_algorithm_s_own_flat_under_agent():
-    """The keys users type stay flat (agent.num_steps, agent.clip_coef), and a result's config keeps
-    each one; the parts come from the registry's entries."""
+    """The keys users type stay flat (agent.num_steps, agent.clip_coef), each algorithm's unset (null)
+    until the algorithm that runs gives its defaults; the parts come from the registry's entries."""
     import dataclasses
 
     from ppo_bench.agent.algos.ppo.config import PPOConfig
     from ppo_bench.agent.algos.reference.config import ReferenceConfig
-    from ppo_bench.config.schema import AgentConfig, CommonAgentConfig
+    from ppo_bench.config.agent import AgentConfig, CommonAgentConfig
     from ppo_bench.registry import ALGOS
 
     names = [f.name for f in dataclasses.fields(AgentConfig)]
@@ -129,25 +132,67 @@ def test_the_agent_schema_is_the_common_keys_and_each_algorithm_s_own_flat_under
     assert set(OmegaConf.to_container(cfg.agent)) == set(names)
 
 
-def test_two_algorithms_that_give_a_shared_key_two_defaults_are_refused_by_name():
+@pytest.fixture
+def shorter():
+    """An algorithm registered beside the package's, with its own default for a key it shares with them
+    (an A2C's 5-step rollouts against 128), for the test's duration."""
     from dataclasses import dataclass
 
     from ppo_bench.agent.algos.config import RolloutConfig
-    from ppo_bench.config.schema import agent_config
+    from ppo_bench.config.schema import register_configs
     from ppo_bench.registry import ALGOS, Algo
 
     @dataclass
-    class Longer(RolloutConfig):
-        num_steps: int = 64
+    class Shorter(RolloutConfig):
+        num_steps: int = 5
+        bootstrap: bool = True
+        """A key of its own."""
 
-    ALGOS.add(Algo("longer", "nowhere:Nothing", config=f"{__name__}:LONGER"))
-    globals()["LONGER"] = Longer
+    globals()["SHORTER"] = Shorter
+    ALGOS.add(Algo("shorter", "nowhere:Nothing", config=f"{__name__}:SHORTER"))
+    register_configs()
+    yield Shorter
+    ALGOS.remove("shorter")
+    del globals()["SHORTER"]
+    register_configs()
+
+
+def test_each_algorithm_gives_its_own_keys_their_defaults(shorter):
+    """A key two algorithms share takes the default of the one that runs; another's key is not in a
+    job's config, and set, it does not apply."""
+    for algo, steps in (("reference", 128), ("ppo", 128), ("shorter", 5)):
+        cfg = compose_config(f"agent.algo={algo}", "agent.num_steps=null", tiny=False)
+        assert algo_config(cfg.agent).num_steps == steps
+        agent = parent.identity_of(cfg).config["agent"]  # what its record keeps
+        assert agent["num_steps"] == steps and ("bootstrap" in agent) == (algo == "shorter")
+        assert ("clip_coef" in agent) == (algo == "ppo")
+    validate(compose_config("agent.algo=shorter", "agent.bootstrap=false"))
+    with pytest.raises(NotApplicable, match=r"^agent.bootstrap=false: agent.algo=ppo does not read it; "
+                                            r"allowed with agent.algo=shorter$"):
+        validate(compose_config("agent.algo=ppo", "agent.bootstrap=false"))
+
+
+def test_two_algorithms_that_give_a_shared_key_two_types_are_refused_by_name():
+    from dataclasses import dataclass
+
+    from ppo_bench.agent.algos.config import RolloutConfig
+    from ppo_bench.config.agent import agent_config
+    from ppo_bench.registry import ALGOS, Algo
+
+    @dataclass
+    class Other(RolloutConfig):
+        num_steps: float = 64.0
+
+    ALGOS.add(Algo("other", "nowhere:Nothing", config=f"{__name__}:OTHER"))
+    globals()["OTHER"] = Other
     try:
-        with pytest.raises(ValueError, match=r"^agent.num_steps: Longer gives it <class 'int'> = 64, another part"):
+        with pytest.raises(ValueError, match=r"^agent.num_steps: agent.algo=other's Other gives it the type "
+                                             r"<class 'float'>, agent.algo=reference's <class 'int'>; a shared key "
+                                             r"has one type$"):
             agent_config()
     finally:
-        ALGOS.remove("longer")
-        del globals()["LONGER"]
+        ALGOS.remove("other")
+        del globals()["OTHER"]
 
 
 @pytest.mark.parametrize("mode", ["env_only", "agent_only"])

@@ -36,9 +36,9 @@ def toy():
     register_configs()
 
 
-TOY = ["agent.algo=toy", "agent.num_steps=128", "agent.num_minibatches=4"]
-"""The toy, with the keys the tiny test config shrinks for the package's algorithms back at their
-defaults: the toy does not read them, so anything else would not apply."""
+TOY = ["agent.algo=toy", "agent.num_steps=null", "agent.num_minibatches=null"]
+"""The toy, with the keys the tiny test config shrinks for the package's algorithms unset: the toy does
+not read them, so anything set would not apply."""
 
 
 def toy_job(tmp_path, *overrides: str) -> dict:

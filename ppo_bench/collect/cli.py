@@ -29,6 +29,7 @@ import sys
 from pathlib import Path
 from typing import Optional
 
+from ppo_bench.config import plugins
 from ppo_bench.signals import Terminated, exit_status, pending_stop, stops_noted, stopped_by
 from . import integrity, report
 from .load import CollectError, Collection
@@ -123,6 +124,10 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--baseline", type=Path, help="earlier summary dir (table.csv) or dir of results")
     parser.add_argument("--no-plot", action="store_true", help="skip throughput.png")
     args = parser.parse_args(argv)
+    try:  # the installed plugins: their algorithms' keys and defaults say which records are one job
+        plugins.load()
+    except plugins.PluginError as e:
+        print(f"{PROG}: {e}; records of its algorithms are read as they are", file=sys.stderr)
     out = out_for(args.paths, args.out)
     before = _manifest(out)
     try:

@@ -244,13 +244,15 @@ def slot_cores(rec: Record) -> Optional[frozenset]:
 
 
 def name_groups(jobs: pd.DataFrame) -> None:
-    """Name each identity by the keys whose values differ between identities.
+    """Name each identity by the keys whose values differ between the identities that have them.
 
-    A key an identity lacks (a learning run's pooled seed) is left out of its name rather
-    than shown as null, which would read as a seed called null."""
+    A key an identity lacks (a learning run's pooled seed; another algorithm's own key, which its
+    record does not keep) is left out of its name rather than shown as null, which would read as a
+    seed called null, and does not make the identities that have it differ: agent.algo already
+    tells a PPO run from a reference job, without PPO's every default."""
     idents = dict(zip(jobs["identity"], jobs["ident"]))
     keys = sorted(set().union(*idents.values()))
-    differing = [k for k in keys if len({json.dumps(d.get(k)) for d in idents.values()}) > 1]
+    differing = [k for k in keys if len({json.dumps(d[k]) for d in idents.values() if k in d}) > 1]
     show = lambda v: v if isinstance(v, str) else json.dumps(v)  # noqa: E731  (Hydra override syntax)
     names = {i: ", ".join(f"{k}={show(d[k])}" for k in differing if k in d) or SINGLE_GROUP
              for i, d in idents.items()}

@@ -17,10 +17,9 @@ import json
 import re
 from dataclasses import dataclass
 
-from ppo_bench.registry import ALGOS
+from ppo_bench.registry import ALGOS, NETWORKS
 
 SCHEDULE = "schedule."
-NETWORKS = {"nature_cnn": "Nature-CNN", "impala_cnn": "IMPALA-CNN"}
 # a config key in words; {v} is its value as the name gives it (a JSON literal or a plain string)
 WORDS = {
     "agent.runtime": "{v} runtime", "env.backend": "{v} backend", "agent.name": "{v} network",
@@ -54,7 +53,7 @@ def value(v: str) -> str:
     try:
         x = json.loads(v)
     except ValueError:
-        return NETWORKS.get(v, v)
+        return _network(v)
     if x is None:
         return "none"
     if isinstance(x, bool):
@@ -63,7 +62,12 @@ def value(v: str) -> str:
         x = int(x)
     if isinstance(x, int):
         return f"{x:,}" if abs(x) >= 10000 else str(x)
-    return NETWORKS.get(x, x) if isinstance(x, str) else str(x)
+    return _network(x) if isinstance(x, str) else str(x)
+
+
+def _network(v: str) -> str:
+    """A network's name in words (registry.NETWORKS' label), any other string as it is."""
+    return NETWORKS[v].label if v in NETWORKS and NETWORKS[v].label else v
 
 
 def words(key: str, v: str) -> str:

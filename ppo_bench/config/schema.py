@@ -8,11 +8,11 @@ subclass `NotApplicable`, which a sweep records as skipped. `warnings_for`
 lists settings that are legal but weaken the measurement; the runner logs them
 and stores them in the result.
 
-The agent group is composed (`agent_config`): the keys every algorithm shares
-(`CommonAgentConfig`: network, runtime, algorithm) and each registered
-algorithm's own, from its registry entry's config dataclass, which also checks
-them (`AlgoConfig.check`); all stay flat under `agent.` as users type them, and
-a result's config keeps every one of them.
+The agent group is composed (config.agent): the keys every algorithm shares and
+each registered algorithm's own, from its registry entry's config dataclass,
+which also checks them (`AlgoConfig.check`); all stay flat under `agent.` as
+users type them. An algorithm's key left unset takes the default of the
+algorithm that runs, and a result's config keeps only that algorithm's keys.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import dataclasses
 import difflib
 import typing
 from dataclasses import dataclass
-from typing import Any, Callable, Optional
+from typing import Any, Callable, List, Optional
 
 from hydra.core.config_store import ConfigStore
 from omegaconf import MISSING
@@ -29,6 +29,7 @@ from omegaconf import MISSING
 from ppo_bench.config.checks import (NotApplicable, at_least, check_batches, check_precision, finite, one_of, positive,
                                      shown)
 from ppo_bench.config import memory
+from ppo_bench.config.agent import AgentConfig, CommonAgentConfig, agent_config, algorithm_defaults
 from ppo_bench.registry import ALGOS, BACKENDS, MODES, NETWORKS, RUNTIMES, Registry
 from ppo_bench.signals import importing
 
@@ -50,52 +51,6 @@ class EnvConfig:
     """Frames to the device: pinned (staged in our pinned buffer) | pageable (the reference's copy)."""
     backend: str = BACKENDS.reference.name
     """Vector env: ale (ale-py's AtariVectorEnv) | envpool | gymnasium (AsyncVectorEnv)."""
-
-
-@dataclass
-class CommonAgentConfig:
-    """The agent's keys that every algorithm shares: the network, the runtime, the algorithm. Each
-    algorithm's own keys come from its registry entry's config (`agent_config`)."""
-
-    name: str = "nature_cnn"
-    """Network: nature_cnn (Mnih et al. 2015) or impala_cnn (Espeholt et al. 2018)."""
-    runtime: str = RUNTIMES.reference.name
-    """How the agent's work is launched: compiled (the reference's: torch.compile
-    reduce-overhead inference, eager update) | graphed (the whole act step and the
-    whole update each replayed as one CUDA graph; CUDA only) | eager."""
-    compile_on_cpu: bool = False
-    """runtime=compiled on CPU: compile anyway (slow to build, no CUDA graphs); off, CPU runs eager."""
-    algo: str = ALGOS.reference.name
-    """What the update computes: reference (the reference's workload: argmax actions, the
-    stored values as targets; it times a loop but does not learn) | ppo (sampled actions,
-    GAE on the envs' rewards, clipped surrogate: CleanRL's ppo_atari_envpool)."""
-    cudnn_benchmark: bool = True
-    """graphed: cuDNN times its conv algorithms for each shape at the capture's warm-up and the
-    fastest is replayed; false: its heuristics' choice, 4.7 s sooner at a job's start on the H200."""
-    overlap: bool = False
-    """The update on rollout k runs on a CUDA stream of its own while the loop collects rollout k+1
-    with the parameters from before that update (one update behind, always; Cleanba's overlap);
-    false: the reference's, acting with the parameters the last update wrote."""
-
-
-def agent_config() -> type:
-    """The agent group's schema: CommonAgentConfig's keys, then each registered algorithm's own
-    (its entry's `config`), all flat under `agent.` as users type them. A key two algorithms share
-    (agent.num_steps) is one key: it must have one type and one default in both."""
-    fields: dict[str, tuple] = {}
-    for part in (CommonAgentConfig, *(algo.config_class() for algo in ALGOS)):
-        hints = typing.get_type_hints(part)
-        for f in dataclasses.fields(part):
-            if f.name in fields and fields[f.name][1:] != (hints[f.name], f.default):
-                raise ValueError(f"agent.{f.name}: {part.__name__} gives it {hints[f.name]} = {f.default!r}, "
-                                 f"another part of the agent's schema {fields[f.name][1]} = {fields[f.name][2]!r}")
-            fields.setdefault(f.name, (f.name, hints[f.name], f.default))
-    return dataclasses.make_dataclass("AgentConfig", [(n, t, dataclasses.field(default=d))
-                                                      for n, t, d in fields.values()])
-
-
-AgentConfig = agent_config()
-"""The agent group's schema with the package's own algorithms (`schema()` takes in any added since)."""
 
 
 @dataclass
@@ -166,6 +121,10 @@ class Config:
     stall_timeout_s: float = 600.0
     """A job whose loop makes no progress this long is killed and recorded as failed; > 0.
     Generous: creating 256 emulators takes ~30 s and the first compile ~60 s."""
+    plugins: List[str] = dataclasses.field(default_factory=list)
+    """Plugins to load in every process of the job (config.plugins): module names or .py paths that
+    register algorithms, backends, networks, runtimes or modes; beside the installed packages' entry
+    points and PPO_BENCH_PLUGINS. Read off the command line before the config is composed."""
 
 
 def schema() -> type:
@@ -325,9 +284,8 @@ def _check_mode(cfg: Any, mode: Any, runtime: Any) -> None:
 
 
 def _check_agent_relations(agent: Any, mode: Any, runtime: Any, algo: Any) -> None:
-    """agent.overlap against the mode, the algorithm and the runtime; another algorithm's key left
-    at its default (the chosen one does not read it: a sweep crossing algorithms with it runs the
-    others once)."""
+    """agent.overlap against the mode, the algorithm and the runtime; another algorithm's key set (the
+    chosen one does not read it: a sweep crossing algorithms with it runs the others once)."""
     if agent.overlap and not mode.agent:  # a sweep crossing overlap with the probes runs this one once
         raise NotApplicable(f"agent.overlap=true: mode={mode.name} runs no agent, so its figure is agent.overlap="
                             "false's, which bounds both (the collector lends it); use agent.overlap=false")
@@ -337,15 +295,13 @@ def _check_agent_relations(agent: Any, mode: Any, runtime: Any, algo: Any) -> No
     if agent.overlap and not runtime.overlaps:
         raise NotApplicable(f"agent.overlap=true: agent.runtime={runtime.name} does not run the update on a stream "
                             f"of its own; allowed with agent.runtime={' or '.join(RUNTIMES.names(overlaps=True))}")
-    defaults = {a.name: {f.name: f.default for f in dataclasses.fields(a.config_class())} for a in ALGOS}
-    read = {f.name for f in dataclasses.fields(CommonAgentConfig)} | set(defaults[algo.name])
-    for keys in defaults.values():
-        for key, default in keys.items():
-            value = getattr(agent, key, default)
-            if key not in read and value != default:
-                users = [name for name, theirs in defaults.items() if key in theirs]
-                raise NotApplicable(f"agent.{key}={shown(value)}: agent.algo={algo.name} does not read it; "
-                                    f"allowed with agent.algo={' or '.join(users)}")
+    own = {a.name: algorithm_defaults(a.name) for a in ALGOS}
+    for key in dict.fromkeys(k for keys in own.values() for k in keys):  # every algorithm's keys, in order
+        value = getattr(agent, key, None)
+        if key not in own[algo.name] and value is not None:
+            users = [name for name, keys in own.items() if key in keys]
+            raise NotApplicable(f"agent.{key}={shown(value)}: agent.algo={algo.name} does not read it; "
+                                f"allowed with agent.algo={' or '.join(users)}")
 
 
 def resolved_device(name: str) -> str:

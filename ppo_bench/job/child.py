@@ -18,6 +18,7 @@ import torch
 from omegaconf import DictConfig, OmegaConf
 
 from ppo_bench import IMPORTS_BEGAN, registry
+from ppo_bench.config import plugins
 from ppo_bench.agent.make import make_agent, total_updates
 from ppo_bench.agent.runtimes import compiled_graphs, cudagraph_skips
 from ppo_bench.env.backends import make_vector_env, num_threads
@@ -35,6 +36,10 @@ from ppo_bench.registry import ALGOS, BACKENDS, MODES
 from ppo_bench.signals import one_line
 
 log = logging.getLogger(__name__)
+try:  # the fork server preloads this module: the installed plugins are imported once, there
+    plugins.load()
+except plugins.PluginError:
+    pass  # each job's check refuses it in its line
 IMPORTS_ENDED = time.monotonic()  # this module is what the fork server preloads: its imports end here
 LARGE_BUILD = 256
 """From this many emulators the set-up logs a line before building them and one after: ale-py's
@@ -43,11 +48,12 @@ constructor builds them all in one call that holds the GIL (nothing can report m
 
 
 def run(config: dict, started_mono: float, entries: list, progress: Progress) -> Finished:
-    """The child's half of a job: take the parent's registry additions, describe the machine, then
-    build, warm up and time. `started_mono` is the job's start on the monotonic clock, which every
+    """The child's half of a job: load the job's plugins, take the parent's registry additions,
+    describe the machine, then build, warm up and time. `started_mono` is the job's start on the monotonic clock, which every
     duration is measured from (the record's times are stamped with time.time)."""
     # one clock for the machine: the parent's instant holds here
     forked = Timing(forked_s=time.monotonic() - started_mono, imports=imports(started_mono))
+    plugins.load(config.get(plugins.KEY) or ())  # a .py plugin's folder joins this process's path too
     registry.install(entries)
     progress.send("provenance", provenance.part())
     return _build_and_run(OmegaConf.create(config), started_mono, progress, forked)

@@ -27,6 +27,7 @@ script's main module (multiprocessing's forkserver and spawn both do).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import sys
@@ -39,6 +40,7 @@ from hydra.errors import CompactHydraException
 from omegaconf import DictConfig, OmegaConf
 
 from ppo_bench import registry
+from ppo_bench.config import plugins
 from ppo_bench.config.keys import unknown_key_message, unknown_keys
 from ppo_bench.config.schema import NotApplicable, validate, warnings_for
 from ppo_bench.job import CHILD
@@ -125,7 +127,12 @@ def release() -> None:
 
 
 def check(cfg: DictConfig, multirun: bool) -> Optional[str]:
-    """Refuse a bad key or value (Refused); in a multirun, return why the job does not apply."""
+    """Refuse a plugin that cannot be loaded, a bad key or value (Refused); in a multirun, return why the
+    job does not apply."""
+    try:
+        plugins.load(cfg.get(plugins.KEY) or ())
+    except plugins.PluginError as e:
+        raise Refused(f"ValueError: {e}") from None
     unknown = unknown_keys(cfg)
     if unknown:
         raise Refused(f"ValueError: {unknown_key_message(unknown[0])}")
@@ -148,6 +155,8 @@ def run(cfg: DictConfig, output_dir: Optional[Path] = None) -> dict:
     """
     job = hydra_job(cfg, output_dir)
     path = job.output_dir / RESULT
+    with contextlib.suppress(plugins.PluginError):  # `check` refuses the job in its line
+        plugins.load(cfg.get(plugins.KEY) or ())  # before the identity: its algorithm's keys are the plugin's
     identity = identity_of(cfg)
     earlier = _finished_earlier(path, identity, cfg, job.multirun)
     if earlier is not None:
@@ -172,7 +181,8 @@ def run(cfg: DictConfig, output_dir: Optional[Path] = None) -> dict:
                 record.warnings = warnings_for(cfg)
                 for note in record.warnings:
                     log.warning(note)
-                child = ChildJob(CHILD, identity.config, started_mono, registry.added())
+                config = {**identity.config, plugins.KEY: list(cfg.get(plugins.KEY) or ())}  # the child loads them too
+                child = ChildJob(CHILD, config, started_mono, registry.added())
                 child.run(cfg.stall_timeout_s, _stall_place(cfg.schedule, child.partial))
                 if child.error is not None:
                     record.traceback = child.traceback

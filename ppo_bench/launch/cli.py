@@ -3,7 +3,7 @@
 Hydra prints a traceback, or several lines of detail, for an error in the
 config or the task function, and exits 0 or 1 without regard to the jobs. Here:
 
-- a bad key, value or group option is one line on stderr (Hydra is told to
+- a plugin that cannot be loaded (config.plugins), a bad key, value or group option is one line on stderr (Hydra is told to
   re-raise, HYDRA_FULL_ERROR=1, and the error is worded here); set
   HYDRA_FULL_ERROR=1 yourself to see Hydra's full error instead;
 - a failed job has already logged its one line and written its record; the
@@ -40,7 +40,7 @@ from hydra.errors import HydraException, MissingConfigException
 from omegaconf import DictConfig
 from omegaconf.errors import ConfigAttributeError, ConfigKeyError
 
-from ppo_bench.config import keys
+from ppo_bench.config import keys, plugins
 from ppo_bench.launch import claim, launching, sweep
 from ppo_bench.signals import HANDLED, Terminated, one_line, raise_on_sigterm
 from ppo_bench.job.parent import JobFailed, Kept, run
@@ -139,6 +139,11 @@ def _hydra_s_own(e: BaseException) -> bool:
 
 def main(hydra_main: Callable[[], None]) -> int:
     """Run `hydra_main` (run.py's @hydra.main function) and return the exit status."""
+    try:  # before Hydra composes the config: a plugin's algorithm brings its keys into the schema
+        plugins.load(plugins.named_on(sys.argv[1:]))
+    except plugins.PluginError as e:
+        print(e, file=sys.stderr)
+        return 1
     full_error = os.environ.get("HYDRA_FULL_ERROR") == "1"
     os.environ["HYDRA_FULL_ERROR"] = "1"
     raise_on_sigterm()

@@ -10,18 +10,21 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from ppo_bench.config.schema import AgentConfig, EnvConfig, ScheduleConfig
-from ppo_bench.registry import ALGOS, RUNTIMES
+from ppo_bench.config.keys import renamed
+from ppo_bench.config.agent import CommonAgentConfig, narrowed_agent
+from ppo_bench.config.schema import EnvConfig, ScheduleConfig
+from ppo_bench.registry import ALGOS
 
-RUN_CONTROL_KEYS = ("resume", "set_aside", "collect", "stall_timeout_s")
+RUN_CONTROL_KEYS = ("resume", "set_aside", "collect", "stall_timeout_s", "plugins")
 """How a job runs, not what it measures: not part of its identity, not stored, and not in its
 folder's name (conf/config.yaml's hydra.job.config.override_dirname.exclude_keys, which a test
 holds to this list)."""
 NOT_IDENTITY = ("env.num_envs", "round", "schedule.profile", "schedule.interleave")  # and every key under mode.
 STOPS = ("schedule.max_seconds", "schedule.stop_at_target")  # where a learning run stops
-SCHEMA_DEFAULTS = {f"{g}.{k}": v for g, cls in (("env", EnvConfig), ("agent", AgentConfig),
+SCHEMA_DEFAULTS = {f"{g}.{k}": v for g, cls in (("env", EnvConfig), ("agent", CommonAgentConfig),
                                                 ("schedule", ScheduleConfig)) for k, v in vars(cls()).items()}
-"""Flat defaults of the schema's groups (mode aside), for keys older result files lack."""
+"""Flat defaults of the schema's groups (mode aside; of the agent, the keys every algorithm shares), for
+keys older result files lack. An algorithm's own keys take its defaults (`as_today`)."""
 
 
 @dataclass(frozen=True)
@@ -39,7 +42,12 @@ class JobIdentity:
 
     @classmethod
     def of(cls, config: dict) -> "JobIdentity":
+        """The identity of a config (a job's, or a record's): without Hydra's node and the run-control
+        keys, the agent's node narrowed to its algorithm's keys (`config.agent.narrowed_agent`), which
+        is what a record keeps as its config."""
         kept = {k: v for k, v in config.items() if k != "hydra" and k not in RUN_CONTROL_KEYS}
+        if isinstance(kept.get("agent"), dict):
+            kept["agent"] = narrowed_agent(kept["agent"])
         return cls(json.dumps(as_today(flatten(kept)), sort_keys=True), kept)
 
     def fields(self) -> dict:
@@ -62,13 +70,16 @@ def flatten(d: dict, prefix: str = "") -> dict:
 
 
 def as_today(flat: dict) -> dict:
-    """A flat config in today's schema: keys it gained read as their defaults, and agent.compile
-    (a bool, before agent.runtime) read as runtime compiled or eager, so old files group with new."""
-    flat = dict(flat)
-    if "agent.compile" in flat:
-        compiled = flat.pop("agent.compile")
-        flat.setdefault("agent.runtime", next(r.name for r in RUNTIMES if r.old_compile_flag == bool(compiled)))
-    return {**SCHEMA_DEFAULTS, **flat}
+    """A flat config in today's schema, the one rule by which resume and the collector tell jobs apart:
+    old keys under their new names (`config.keys.RENAMES`: agent.compile, a bool before agent.runtime, as
+    runtime compiled or eager), keys gained since at their defaults, and the agent's keys narrowed to its
+    algorithm's own at its defaults (`config.agent.narrowed_agent`: a record that kept every
+    algorithm's keys, as records did before, reads as one that keeps its own). So no key added with its
+    default, and no algorithm registered since (a plugin's), makes an earlier record another job's."""
+    flat = {**SCHEMA_DEFAULTS, **renamed(flat)}
+    agent = narrowed_agent({k[len("agent."):]: v for k, v in flat.items() if k.startswith("agent.")})
+    return {**{k: v for k, v in flat.items() if not k.startswith("agent.")},
+            **{f"agent.{k}": v for k, v in agent.items()}}
 
 
 def group_identity(flat: dict) -> dict:

@@ -1,11 +1,12 @@
 """What every algorithm's config is: its own keys, flat under `agent.`, and their checks.
 
 An algorithm names its config dataclass in its registry entry (`registry.Algo.config`); the
-agent group's schema is the common keys (config.schema.CommonAgentConfig) and every registered
-algorithm's, so the keys users type stay `agent.num_steps`, `agent.clip_coef`, ... and a result's
-config keeps them all. The job builds the chosen algorithm's config from the agent node
-(`of`), and the config check runs its `check`; the others' keys are checked only for being left
-at their defaults (config.schema). Torch-free: the config check imports this.
+agent group's schema is the common keys (config.agent.CommonAgentConfig) and every registered
+algorithm's, so the keys users type stay `agent.num_steps`, `agent.clip_coef`, ... Each key's
+default is its algorithm's own (the schema leaves it null): the job builds the chosen algorithm's
+config from the agent node (`of`), a result's config keeps that algorithm's keys only, and the
+config check runs its `check`; another algorithm's key may not be set (config.schema). Torch-free:
+the config check imports this.
 """
 
 from __future__ import annotations
@@ -27,8 +28,10 @@ class AlgoConfig:
 
     @classmethod
     def of(cls: type[C], agent: Any) -> C:
-        """This config's keys read off the agent node (a DictConfig, or any object with them)."""
-        return cls(**{f.name: getattr(agent, f.name) for f in dataclasses.fields(cls)})
+        """This config's keys read off the agent node (a DictConfig, or any object with them): a key
+        the node leaves null, or lacks, takes this config's default (config.agent.agent_config)."""
+        given = {f.name: getattr(agent, f.name, None) for f in dataclasses.fields(cls)}
+        return cls(**{k: v for k, v in given.items() if v is not None})
 
     def check(self) -> None:
         """Refuse a bad value of one of these keys with one ValueError naming `agent.<key>`."""
