@@ -132,3 +132,46 @@ def test_run_py_says_a_plugin_it_cannot_load_in_one_line_before_hydra_starts(tmp
     assert out.returncode == 1 and not list(tmp_path.iterdir())
     assert out.stderr.splitlines() == ["plugin no_such_plugin_module (plugins=): ModuleNotFoundError: "
                                        "No module named 'no_such_plugin_module'"]
+
+
+def committed_configs() -> list[dict]:
+    """The config of every record committed under docs/results (folders and archives)."""
+    import json
+    import tarfile
+
+    found = []
+    for path in sorted((ROOT / "docs" / "results").rglob("*")):
+        if path.name == "result.json":
+            found.append(json.loads(path.read_text())["config"])
+        elif path.name.endswith((".tar.gz", ".tgz", ".tar.xz")):
+            with tarfile.open(path) as archive:
+                found += [json.load(archive.extractfile(m))["config"] for m in archive.getmembers()
+                          if m.name.endswith("result.json")]
+    return found
+
+
+def test_a_plugin_s_algorithm_changes_no_committed_record_s_identity(tmp_path, fresh):
+    """An algorithm whose keys are new, and whose default for a key it shares with the package's own
+    is another (5-step rollouts), leaves every committed record the job it was: resume skips it and the
+    collector pools it as before."""
+    from ppo_bench.record.identity import JobIdentity
+
+    configs = committed_configs()
+    assert len(configs) > 1000
+    before = [JobIdentity.of(c).key for c in configs]
+    (tmp_path / "shorter_rollouts.py").write_text(textwrap.dedent("""
+        from dataclasses import dataclass
+        from ppo_bench.agent.algos.config import RolloutConfig
+        from ppo_bench.registry import ALGOS, Algo
+
+        @dataclass
+        class Config(RolloutConfig):
+            num_steps: int = 5
+            ent_coef: float = 0.05
+            value_bootstrap: bool = True
+
+        ALGOS.add(Algo("shorter", "toy_algorithm:Toy", config="shorter_rollouts:Config", learns=True))
+    """))
+    plugins.load([str(tmp_path / "shorter_rollouts.py")])
+    assert "agent.value_bootstrap" in known_keys()
+    assert [JobIdentity.of(c).key for c in configs] == before
