@@ -115,13 +115,13 @@ def test_the_compiled_runtime_compiles_in_the_job_s_own_process(monkeypatch):
     # this compiles in the test's own process: dynamo's counters are put back as they were, as
     # test_runner reads them to see that a sweep's jobs compiled apart from it
     saved = {k: Counter(v) for k, v in counters.items()}
-    torch._dynamo.reset()
+    torch.compiler.reset()
     try:
         agent = Agent(tiny_agent_cfg(compile_on_cpu=True), num_actions=6, num_envs=2, device=CPU)
         frames = torch.randint(0, 256, (2, *FRAME_SHAPE), dtype=torch.uint8)
         actions, _ = agent.act(frames, 0, np.arange(2))
     finally:
-        torch._dynamo.reset()
+        torch.compiler.reset()
         counters.clear()
         counters.update(saved)
     assert agent.compiled and actions.shape == (2,)

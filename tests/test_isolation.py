@@ -5,7 +5,8 @@ import importlib
 import os
 import sys
 
-from ppo_bench.job.isolation import ChildJob, Stage, server_pid
+from ppo_bench.job.forkserver import server_pid
+from ppo_bench.job.isolation import ChildJob, Stage
 
 
 def what_the_child_sees(name: str, progress) -> dict:
@@ -32,7 +33,7 @@ def test_children_are_fresh_processes_forked_with_the_jobs_code_imported():
 def test_a_child_has_this_process_s_environment_cwd_and_path_as_they_are_now(monkeypatch, tmp_path, caplog):
     assert in_child()["value"] is None
     monkeypatch.setenv("PPO_BENCH_TEST_VALUE", "1")  # after the server started: it must start again
-    with caplog.at_level("INFO", logger="ppo_bench.job.isolation"):
+    with caplog.at_level("INFO", logger="ppo_bench.job.forkserver"):
         assert in_child()["value"] == "1"
     # and says why: a restart pays the server's imports again (a sweep's first job waits for them)
     assert "fork server restarted: the environment (PPO_BENCH_TEST_VALUE) changed" in caplog.text
@@ -61,7 +62,7 @@ import signal  # noqa: E402
 import threading  # noqa: E402
 import time  # noqa: E402
 
-from ppo_bench.job import isolation  # noqa: E402
+from ppo_bench.job import forkserver, isolation  # noqa: E402
 
 
 def _kill(pid):
@@ -103,7 +104,8 @@ def test_a_fork_server_that_does_not_answer_fails_the_job_within_the_stall_timeo
 
 def test_a_fork_server_that_stops_while_a_job_runs_does_not_block_its_end(monkeypatch):
     monkeypatch.setattr(isolation, "EXIT_WAIT_S", 1.0)
-    monkeypatch.setattr(isolation, "SERVER_WAIT_S", 1.0, raising=False)
+    monkeypatch.setattr(isolation, "SERVER_WAIT_S", 1.0)
+    monkeypatch.setattr(forkserver, "SERVER_WAIT_S", 1.0)
     job = ChildJob(stop_my_server, preload=importlib.import_module("ppo_bench.job.child"))
     try:
         took = run_bounded(job, stall_timeout_s=30)
@@ -142,7 +144,7 @@ def test_the_server_starts_before_the_config_is_checked_and_a_refused_job_leaves
     is checked; a refused job stops the server it started, and leaves one that ran before alone."""
     from ppo_bench.job import parent
 
-    isolation.stop_server()
+    forkserver.stop_server()
     seen, real_check = {}, parent.check
 
     def check(cfg, multirun):
@@ -177,7 +179,7 @@ def test_a_server_started_ahead_is_stopped_when_its_job_is_refused(tmp_path):
     the job's refusal stops it, as it stops one its own runner started."""
     from ppo_bench.launch import ahead
 
-    isolation.stop_server()
+    forkserver.stop_server()
     assert ahead.start_imports(["env.num_envs=0"])
     server = server_pid()
     assert _alive(server)
@@ -287,23 +289,23 @@ def run_script(script: str, tmp_path) -> list[str]:
 def test_a_ctrl_c_while_the_fork_server_starts_is_raised_once_it_has_started_and_does_not_end_it(tmp_path):
     lines = run_script("""
         import os, signal, time
-        import multiprocessing.forkserver as forkserver
-        from ppo_bench.job import isolation
+        import multiprocessing.forkserver as mp_forkserver
+        from ppo_bench.job import forkserver
 
-        isolation._context("slow_preload")
-        real = forkserver.ensure_running
+        forkserver.context("slow_preload")
+        real = mp_forkserver.ensure_running
 
         def ensure_running():
             os.kill(os.getpid(), signal.SIGINT)  # the sweep's Ctrl-C, in the start's milliseconds
             real()
 
-        forkserver.ensure_running = ensure_running
+        mp_forkserver.ensure_running = ensure_running
         try:
-            isolation._ensure_running()
+            forkserver.ensure_running()
             print("lost")
         except KeyboardInterrupt:
             print("raised")
-        server = isolation.server_pid()
+        server = forkserver.server_pid()
 
         def state():
             try:
@@ -318,7 +320,7 @@ def test_a_ctrl_c_while_the_fork_server_starts_is_raised_once_it_has_started_and
         while not os.path.exists("preloaded") and state() not in ("Z", "gone"):
             time.sleep(0.01)
         print("server", state())
-        isolation.stop_server()
+        forkserver.stop_server()
     """, tmp_path)
     assert lines[0] == "raised", "the Ctrl-C that came while the fork server started was lost"
     assert lines[1] in ("server S", "server R"), "a Ctrl-C during its preload ended the fork server"
@@ -330,11 +332,11 @@ def test_a_ctrl_c_while_the_job_waits_for_the_server_s_answer_stops_the_server(t
     (tmp_path / "go").touch()  # the server imports its preload at once
     lines = run_script("""
         import os, signal, time
-        from ppo_bench.job import isolation
+        from ppo_bench.job import forkserver
 
-        ctx = isolation._context("slow_preload")
-        isolation._ensure_running()
-        server = isolation.server_pid()
+        ctx = forkserver.context("slow_preload")
+        forkserver.ensure_running()
+        server = forkserver.server_pid()
         os.kill(server, signal.SIGSTOP)
         proc = ctx.Process(target=time.sleep, args=(0,), daemon=True)
         start = proc.start
@@ -345,7 +347,7 @@ def test_a_ctrl_c_while_the_job_waits_for_the_server_s_answer_stops_the_server(t
 
         proc.start = start_and_ctrl_c
         try:
-            isolation._start(ctx, proc, timeout=60)
+            forkserver.start_child(ctx, proc, timeout=60)
             print("started")
         except KeyboardInterrupt:
             print("raised")

@@ -64,9 +64,9 @@ def test_a_busy_machine_is_warned_about(tmp_path, inject):
 def test_a_job_whose_process_compiled_torch_from_source_says_so(tmp_path, inject):
     """A sweep's first job whose fork server found torch's bytecode uncached (and could not write it)
     records that and warns that every fresh process compiles torch again."""
-    from ppo_bench.job import isolation
+    from ppo_bench.job import forkserver
 
-    isolation.stop_server()  # this job's own server does the imports, as a sweep's first job's does
+    forkserver.stop_server()  # this job's own server does the imports, as a sweep's first job's does
     inject("ppo_bench.record.provenance:bytecode_cached:1:return=false")
     record = parent.run(compose_config("mode=env_only", "env.num_envs=1", "schedule.reps=1"), output_dir=tmp_path)
     imports = record["timing"]["imports"]

@@ -118,9 +118,9 @@ def test_a_job_that_waited_for_the_projects_imports_says_when_they_ran_and_what_
     """The first job after the fork server stopped waits for its imports, and says when they began
     and what they took (within its forked_s); the next job, forked from the same server, waited for
     none and says so (None)."""
-    from ppo_bench.job import isolation
+    from ppo_bench.job import forkserver
 
-    isolation.stop_server()
+    forkserver.stop_server()
     quick = ("mode=env_only", "env.num_envs=1", "schedule.reps=1", "schedule.bench_steps=4", "schedule.warmup=1")
     first = run_job(tmp_path / "first", *quick)["timing"]
     imports = first["imports"]

@@ -118,7 +118,7 @@ from ppo_bench.launch import sweep  # noqa: E402
 
 def test_ctrl_c_while_a_sweep_collects_itself_keeps_the_summary_and_says_so(tmp_path, monkeypatch, capsys, earlier):
     out, before = earlier
-    monkeypatch.setattr(sweep, "OUTCOME", sweep.Outcome())
+    monkeypatch.setattr(sweep, "OUTCOME", sweep.SweepOutcome())
     s = sweep._Sweep.__new__(sweep._Sweep)  # as on_multirun_start leaves it (its check of the folder aside)
     s.dir, s.collect, s.lock, s.done = tmp_path, True, sweep.take_lock(tmp_path), False
     _fails(monkeypatch, KeyboardInterrupt())

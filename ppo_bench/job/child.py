@@ -19,6 +19,7 @@ from omegaconf import DictConfig, OmegaConf
 
 from ppo_bench import IMPORTS_BEGAN, registry
 from ppo_bench.config import plugins
+from ppo_bench.config.schema import resolved_device
 from ppo_bench.agent.make import make_agent, total_updates
 from ppo_bench.agent.runtimes import compiled_graphs, cudagraph_skips
 from ppo_bench.env.backends import make_vector_env, num_threads
@@ -75,9 +76,8 @@ def imports(started_mono: float) -> Imports | None:
 
 
 def resolve_device(name: str) -> torch.device:
-    if name == "auto":
-        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    return torch.device(name)
+    """The job's device (config.schema.resolved_device decides what auto is)."""
+    return torch.device(resolved_device(name))
 
 
 def make_envs(cfg: Any):

@@ -4,7 +4,7 @@ ale-py's recv() blocks in C++ with the GIL released and, when an emulator worker
 starves (ALE #641), never returns: no Python exception or signal handler in that
 process can interrupt it. So the measurement runs in a child process
 (multiprocessing's 'forkserver', never a fork of the parent: the parent holds
-Hydra's state and must never initialise CUDA; see `_context`), and the parent
+Hydra's state and must never initialise CUDA; see `forkserver.context`), and the parent
 only waits and watches:
 
 - progress: the child names its stage (start-up, setup, loop, closing) and
@@ -29,7 +29,7 @@ only waits and watches:
   starts a new one; so no child is left that multiprocessing would wait for,
   with no bound, as the sweep's process exits.
 
-A fresh process per job also isolates CUDA errors (an illegal memory access
+The server, its start and its end: `forkserver`. A fresh process per job also isolates CUDA errors (an illegal memory access
 poisons a process for all its later jobs) and gives every job a fresh dynamo
 and allocator. Forked from a server that has imported torch, it costs a fork
 rather than a new interpreter.
@@ -41,9 +41,6 @@ import enum
 import importlib
 import logging
 import logging.handlers
-import multiprocessing as mp
-import multiprocessing.forkserver
-import multiprocessing.resource_tracker
 import os
 import signal
 import threading
@@ -52,8 +49,8 @@ import traceback
 from types import ModuleType, SimpleNamespace
 from typing import Any, Callable, Optional
 
-from ppo_bench import signals
-from ppo_bench.signals import one_line, sigint_held
+from ppo_bench.signals import one_line
+from ppo_bench.job.forkserver import SERVER_WAIT_S, context, module_of, start_child, stop_server
 from ppo_bench.job.stacks import WAIT_S, StackFile, listen, where_it_waits
 
 
@@ -65,9 +62,6 @@ class Stage(enum.IntEnum):
 POLL_S = 0.5
 EXIT_WAIT_S = 30.0
 """How long a child that has reported may take to exit before it is killed."""
-SERVER_WAIT_S = 10.0
-"""How long the fork server may take to say how a killed child ended (or a start to give up), or to
-end once killed."""
 
 
 class Progress:
@@ -91,134 +85,6 @@ class Progress:
         self._steps.value += 1
 
 
-_server_key: Optional[tuple] = None
-_served: Optional[int] = None  # the pid of the last server that started a job's process (`_start`)
-
-SET_BY_IMPORTS = frozenset({"PYGAME_HIDE_SUPPORT_PROMPT"})
-"""Environment variables that the project's imports set, in this process (gymnasium's import, in
-the config check's backend probe) as in the server (its preload): a server started before one was
-set has it too, so it does not restart for it. It did restart on the H200, and a sweep's first
-job waited for the server's imports after the check rather than beside it (14.9 s; a log line
-now names any variable that restarts it)."""
-
-SET_BY_THE_COMMAND_LINE = frozenset({"HYDRA_FULL_ERROR"})
-"""Set by `cli.main` after a single run has started its server (`launch.ahead`), and read by no child
-(Hydra runs in the parent alone): a server restarted for them would import all again."""
-
-
-def _context(preload: str) -> Any:
-    """multiprocessing's forkserver, its server preloaded with the module `preload`: the module of
-    the function the child runs, which imports what every job needs once for all jobs (torch,
-    dynamo, scipy, the drivers). Not the main script: a script that touched CUDA as it loads
-    would poison every child forked after it.
-
-    On the H200 a job in a fresh interpreter ('spawn') took about 7 s longer to
-    reach its setup than one in the sweep's own process had: Python, torch,
-    dynamo and scipy starting again, for every job. Forked from a server that
-    has imported them, a job still gets a fresh process that has never touched
-    CUDA (the server only imports, it never runs a job) but skips that cost.
-    A child takes this process's working directory and sys.path as they are
-    at its start (multiprocessing sends them), but its environment is the
-    server's, so the server is restarted when this process's environment (or
-    the module to preload) has changed since it started (CUDA_VISIBLE_DEVICES,
-    a test's injected faults).
-    """
-    global _server_key
-    key = (preload, *sorted((k, v) for k, v in os.environ.items() if k not in SET_BY_IMPORTS | SET_BY_THE_COMMAND_LINE))
-    if _server_key is not None and key != _server_key:
-        changed = ", ".join(sorted({k for k, _ in set(key[1:]) ^ set(_server_key[1:])}))
-        what = "the module to preload" if key[0] != _server_key[0] else f"the environment ({changed})"
-        logging.getLogger(__name__).info("fork server restarted: %s changed since it started (its imports "
-                                         "run again)", what)
-        stop_server()  # a new one starts with the next child
-    _server_key = key
-    ctx = mp.get_context("forkserver")
-    ctx.set_forkserver_preload([signals.__name__, preload])  # first: `signals.end_with_clients`
-    return ctx
-
-
-def start_server(fn: str) -> bool:
-    """Start the fork server of `ChildJob(fn)` if none runs, to import torch while the config is checked (a
-    single run's from its start: `launch.ahead`). True while it has started no job's process: a refusal stops it."""
-    _context(_module_of(fn))
-    _ensure_running()
-    return server_pid() != _served
-
-
-def _ensure_running() -> None:
-    """Start the fork server if none runs; it and the children it forks ignore Ctrl-C, and one that
-    comes to this process meanwhile is raised once the server has started."""
-    mp.resource_tracker.ensure_running()  # the server's start would start it, and it unblocks Ctrl-C
-    with sigint_held():
-        mp.forkserver.ensure_running()
-
-
-def server_pid() -> Optional[int]:
-    """The pid of this process's fork server (None before the first; a dead one's until the next).
-
-    No public way exists to learn it: multiprocessing.forkserver offers ensure_running,
-    connect_to_new_process, get_inherited_fds and set_forkserver_preload (CPython 3.10 to 3.13
-    alike), none of which says which process serves; so this one function reads its private state."""
-    return mp.forkserver._forkserver._forkserver_pid
-
-
-def _module_of(fn: Callable | str) -> str:
-    return fn.split(":")[0] if isinstance(fn, str) else fn.__module__
-
-
-def stop_server() -> None:
-    """End the fork server, also a stopped or stuck one (SIGKILL): the pipes it was to answer on then
-    read as closed. It is waited for (up to SERVER_WAIT_S) but left to multiprocessing to reap: its
-    `ensure_running`, before the next child, finds it ended and starts a new server."""
-    pid, deadline = server_pid(), time.monotonic() + SERVER_WAIT_S
-    try:
-        if pid is not None:
-            os.kill(pid, signal.SIGKILL)
-            while hasattr(os, "waitid") and time.monotonic() < deadline and os.waitid(  # Linux; elsewhere the kill
-                    os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None:  # not ended yet (and not reaped)
-                time.sleep(0.01)
-    except (ProcessLookupError, ChildProcessError):  # ended and reaped already
-        pass
-
-
-def _start(ctx: Any, proc: Any, timeout: float) -> bool:
-    """Start `proc`; False when the fork server did not answer within `timeout` (it is then killed).
-
-    The start waits for the server to send the child's pid, with no bound of its own; so it runs
-    in a thread that the parent waits for, while Ctrl-C and SIGTERM still reach the parent. The
-    thread says itself that the start returned: after a join that Ctrl-C interrupted, Python 3.11's
-    `is_alive` read False for the start thread still waiting, and the server was left to answer a
-    job that had stopped.
-    """
-    _ensure_running()
-    failed: list[BaseException] = []
-    returned = threading.Event()
-
-    def start() -> None:
-        try:
-            proc.start()
-        except BaseException as e:  # noqa: B036 - handed to the parent's thread
-            failed.append(e)
-        finally:
-            returned.set()
-
-    try:
-        threading.Thread(target=start, name="ppo_bench-start", daemon=True).start()
-        returned.wait(timeout)
-    finally:  # also when Ctrl-C or SIGTERM came during the wait, or as the thread started
-        answered = returned.is_set()
-        if not answered:
-            stop_server()  # its pipe reads as closed: the start gives up
-            returned.wait(SERVER_WAIT_S)
-    if not answered:
-        return False
-    if failed:
-        raise failed[0]
-    global _served
-    _served = server_pid()
-    return True
-
-
 class ChildJob:
     """`fn(*args, progress)` in a child process; what it sent stays readable after `run`, also when
     `run` raised (Ctrl-C, SIGTERM): `provenance`, `result`, or `error` (one line) and `traceback`,
@@ -230,7 +96,7 @@ class ChildJob:
         the child's server imports anyway: the parent of a job stays free of torch). `preload`: the
         module the fork server imports once for all children (by default `fn`'s)."""
         self.fn, self.args = fn, args
-        self.preload = preload.__name__ if preload is not None else _module_of(fn)
+        self.preload = preload.__name__ if preload is not None else module_of(fn)
         self.provenance: Optional[dict] = None
         self.result: Any = None
         self.error: Optional[str] = None
@@ -239,7 +105,7 @@ class ChildJob:
 
     def run(self, stall_timeout_s: float, where: Callable[[Stage, int], str]) -> None:
         """Start the child and wait for it; `where(stage, loop_steps)` words a stall's place."""
-        ctx = _context(self.preload)
+        ctx = context(self.preload)
         messages, child_end = ctx.Pipe(duplex=False)
         parent_alive, alive = ctx.Pipe(duplex=False)
         stage, steps = ctx.Value("i", 0, lock=False), ctx.Value("q", 0, lock=False)
@@ -249,7 +115,7 @@ class ChildJob:
             self._stacks.path))
         reported = False
         try:
-            if not _start(ctx, proc, stall_timeout_s):
+            if not start_child(ctx, proc, stall_timeout_s):
                 self.error = (f"the fork server did not start the job's process within {stall_timeout_s:g} s "
                               "(stopped or stuck); it is started again for the next job")
                 return

@@ -44,7 +44,8 @@ from ppo_bench.config import plugins
 from ppo_bench.config.keys import unknown_key_message, unknown_keys
 from ppo_bench.config.schema import NotApplicable, validate, warnings_for
 from ppo_bench.job import CHILD
-from ppo_bench.job.isolation import ChildJob, Stage, start_server, stop_server
+from ppo_bench.job.forkserver import start_server, stop_server
+from ppo_bench.job.isolation import ChildJob, Stage
 from ppo_bench.config import placed
 from ppo_bench.record import marks, provenance
 from ppo_bench.record.folder import RESULT, SET_ASIDE, set_aside
@@ -117,7 +118,7 @@ def release() -> None:
     import torch
 
     gc.collect()
-    torch._dynamo.reset()
+    torch.compiler.reset()
     from torch._dynamo.utils import counters
 
     counters.clear()

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ppo_bench.job import CHILD
-from ppo_bench.job.isolation import start_server
+from ppo_bench.job.forkserver import start_server
 
 
 def a_single_run(args: Sequence[str]) -> bool:

@@ -163,7 +163,7 @@ def note_job(sweep_dir: Path, name: str, **entry: Any) -> bool:
 
 
 @dataclass
-class Outcome:
+class JobOutcome:
     """What the task function says of the job it ran (`noted`)."""
     failed: Optional[BaseException] = None
     kept: Optional[str] = None  # refused for an earlier ok record, which its folder keeps: the refusal's line
@@ -173,9 +173,9 @@ class Outcome:
 
 
 @contextlib.contextmanager
-def noted(hydra: Any) -> Iterator[Outcome]:
+def noted(hydra: Any) -> Iterator[JobOutcome]:
     """Around the task function: in a multirun, note the job as it starts and as it ends, with how it
-    ended; the task function marks a failure on the Outcome and returns. `hydra`: the job's Hydra config
+    ended; the task function marks a failure on the JobOutcome and returns. `hydra`: the job's Hydra config
     (HydraConfig.get()). A failure whose end note cannot be written is raised (see the module doc)."""
     where = None
     if hydra.mode == RunMode.MULTIRUN:
@@ -184,7 +184,7 @@ def noted(hydra: Any) -> Iterator[Outcome]:
                         slurm_job=os.environ.get("SLURM_JOB_ID")):  # where it runs, for `send_on`
             UNWRITTEN.pop()  # the job does not run, and is not counted
             raise NotesUnwritable(NOTES_ERROR)
-    outcome = Outcome()
+    outcome = JobOutcome()
     LOCAL.jobs += 1
     try:
         yield outcome

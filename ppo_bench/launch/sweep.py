@@ -120,13 +120,13 @@ def release_lock(path: Path) -> None:
 
 
 @dataclass
-class Outcome:
+class SweepOutcome:
     """How the sweep's own parts ended (its jobs: launching.tally)."""
     collection_failed: bool = False
     refused: bool = False  # the launcher refused the sweep before any job: nothing to summarise
 
 
-OUTCOME = Outcome()
+OUTCOME = SweepOutcome()
 
 
 def collect_sweep(sweep_dir: Path) -> bool:
