@@ -1,3 +1,2 @@
-"""agent.algo=ppo: CleanRL's PPO over async batches, in one place: the algorithm (`algorithm`),
-its keys (`config`), the episodes and GAE on next-step-autoreset envs (`episodes`) and each env's
-rollout rows (`rollout`)."""
+"""agent.algo=ppo: CleanRL's PPO over async batches: the algorithm (`algorithm`) and its keys
+(`config`); what it builds on, any on-policy learner shares (`onpolicy`)."""

@@ -2,8 +2,8 @@
 
 Actions sampled from the policy (Gumbel-max, so a graphed act samples inside
 its graph), their log-probs and values stored, the envs' unclipped rewards
-summed into episode returns (`episodes.EpisodeTracker`) and sign-clipped for
-training, GAE over each env's own time-ordered rows (`rollout.RolloutIndex`:
+summed into episode returns (`onpolicy.episodes.EpisodeTracker`) and sign-clipped for
+training, GAE over each env's own time-ordered rows (`onpolicy.rollout.RolloutIndex`:
 async batches come back in any order), normalised advantages, clipped
 surrogate and value loss (around the acting parameters, or with
 agent.clip_around=update_start around those the update starts from: Hilton et
@@ -22,9 +22,10 @@ import torch
 import torch.nn as nn
 
 from ppo_bench.agent.algos.base import ActorCriticAlgorithm, Spec
+from ppo_bench.agent.algos.onpolicy.advantages import gae
+from ppo_bench.agent.algos.onpolicy.episodes import EpisodeTracker
+from ppo_bench.agent.algos.onpolicy.rollout import RolloutIndex
 from ppo_bench.agent.algos.ppo.config import PPOConfig
-from ppo_bench.agent.algos.ppo.episodes import EpisodeTracker, gae
-from ppo_bench.agent.algos.ppo.rollout import RolloutIndex
 
 
 @dataclass
