@@ -160,15 +160,22 @@ class ActorCriticAlgorithm(Algorithm):
 
     opt: torch.optim.Optimizer
 
-    def __init__(self, spec: Spec, ppo_init: bool, normalize_obs: bool = False):
+    def __init__(self, spec: Spec, normalize_obs: bool = False):
         super().__init__(spec)
-        self.net = ActorCritic(spec.network, spec.obs_shape, spec.num_actions, ppo_init=ppo_init,
-                               normalize_obs=normalize_obs).to(spec.device)
+        net = ActorCritic(spec.network, spec.obs_shape, spec.num_actions, normalize_obs=normalize_obs)
+        self.init_network(net)
+        self.net = net.to(spec.device)
         self.acting = self.net
         if spec.overlap:
             self.acting = copy.deepcopy(self.net).requires_grad_(False)
         self._policy: Callable = self.acting
         """The forward pass `act` calls (`wrap_policy`)."""
+
+    def init_network(self, net: ActorCritic) -> None:
+        """The network's initial weights, chosen by the algorithm: its learning depends on them (a
+        sampling learner wants a near-uniform first policy, `networks.orthogonal_init`). Called on
+        the host before the network moves to the device, so the same seed draws the same weights on
+        every device. Here PyTorch's layer defaults, as the reference's workload has them."""
 
     def wrap_policy(self, wrap: Callable[[Callable], Callable]) -> None:
         self._policy = wrap(self.acting)

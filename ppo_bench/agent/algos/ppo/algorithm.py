@@ -26,6 +26,7 @@ from ppo_bench.agent.algos.onpolicy.advantages import gae
 from ppo_bench.agent.algos.onpolicy.episodes import EpisodeTracker
 from ppo_bench.agent.algos.onpolicy.rollout import RolloutIndex
 from ppo_bench.agent.algos.ppo.config import PPOConfig
+from ppo_bench.agent.networks import ActorCritic, orthogonal_init
 
 
 @dataclass
@@ -49,7 +50,7 @@ class Buffers:
 
 class PPO(ActorCriticAlgorithm):
     def __init__(self, cfg: PPOConfig, spec: Spec):
-        super().__init__(spec, ppo_init=True, normalize_obs=cfg.normalize_obs)
+        super().__init__(spec, normalize_obs=cfg.normalize_obs)
         self.cfg = cfg
         n, b = spec.num_envs, spec.batch_size
         # A tensor step size lets a replayed update read an annealed value.
@@ -66,6 +67,10 @@ class PPO(ActorCriticAlgorithm):
         self._span_host, self._span_np, self._span = self.staging((2, n), torch.int64)
         self._window = torch.arange(2 * cfg.num_steps - 1, device=spec.device)  # a rollout and its bootstrap
         self._envs = torch.arange(n, device=spec.device)
+
+    def init_network(self, net: ActorCritic) -> None:
+        """CleanRL's orthogonal weights: a near-uniform first policy, so sampling tries every action."""
+        orthogonal_init(net)
 
     @property
     def slots(self) -> int:
