@@ -1,2 +1,2 @@
-"""agent.algo=ppo: CleanRL's PPO over async batches: the algorithm (`algorithm`) and its keys
-(`config`); what it builds on, any on-policy learner shares (`onpolicy`)."""
+"""agent.algo=ppo: CleanRL's PPO over async batches: the algorithm (`algorithm`: its loss and update
+on the shared on-policy rollout, `onpolicy.learner`) and its keys (`config`)."""
