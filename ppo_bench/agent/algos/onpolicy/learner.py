@@ -20,7 +20,7 @@ What a subclass writes (the rest it inherits, and should leave as it is):
   extended to fill it.
 - `init_network(net)`, for other initial weights than CleanRL's orthogonal ones.
 
-PPO (agent.algos.ppo) is one such learner.
+PPO (agent.algos.ppo) is one such learner; tests/a2c_learner.py is A2C in a dozen lines.
 
 Its registry entry says `learns=True` (it keeps a tracker), `clips_rewards_itself=True` (rewards
 are sign-clipped here for training, so the envs must hand over unclipped ones for the returns) and
