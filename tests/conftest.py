@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import os
 import signal
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator, Optional
 
 import pytest
 from hydra import compose, initialize_config_dir
 from omegaconf import DictConfig
 
 from ppo_bench.config.schema import register_configs
+from ppo_bench.registry import ALGOS, BACKENDS, Algo, Backend
 
 ROOT = Path(__file__).resolve().parents[1]
 CONF = ROOT / "conf"
@@ -43,6 +46,23 @@ def compose_config(*overrides: str, tiny: bool = True) -> DictConfig:
     with initialize_config_dir(str(CONF), version_base="1.3"):  # clears GlobalHydra on exit
         return compose("config", overrides=merge_overrides(TINY if tiny else [], list(overrides)),
                        return_hydra_config=True)
+
+
+@contextmanager
+def registered(algo: Algo, backend: Optional[Backend] = None) -> Iterator[None]:
+    """`algo` (and `backend`) in the registries, and the algorithm's keys in the schema, while it lasts:
+    an algorithm added from outside the package, as a plugin adds one (no module of ppo_bench names it)."""
+    if backend is not None:
+        BACKENDS.add(backend)
+    ALGOS.add(algo)
+    register_configs()
+    try:
+        yield
+    finally:
+        ALGOS.remove(algo.name)
+        if backend is not None:
+            BACKENDS.remove(backend.name)
+        register_configs()
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""Episode bookkeeping and masked GAE (ppo_bench.agent.algos.ppo.episodes) against hand-computed answers."""
+"""Episode bookkeeping and masked GAE (ppo_bench.agent.algos.onpolicy: episodes, advantages) against hand-computed answers."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 import torch
 
-from ppo_bench.agent.algos.ppo.episodes import Episode, EpisodeTracker, clip_rewards, gae
+from ppo_bench.agent.algos.onpolicy.advantages import gae
+from ppo_bench.agent.algos.onpolicy.episodes import Episode, EpisodeTracker, clip_rewards
 
 # A scripted 2-env run under next-step autoreset, one (reward, terminated, truncated) per env and
 # time step. Rewards > 1 so that a clipped sum would differ from the true return.

@@ -28,7 +28,7 @@ from ppo_bench.loop.drivers import EnvOnlyDriver, SendRecvDriver, StepDriver, dr
 from ppo_bench.env.torch_envs import DuplicateEnvError, TorchEnvs
 from ppo_bench.loop.run import run_loop
 from ppo_bench.record.results import read_result
-from ppo_bench.agent.algos.ppo.rollout import RolloutIndex
+from ppo_bench.agent.algos.onpolicy.rollout import RolloutIndex
 
 
 class ScriptedVectorEnv:

@@ -11,29 +11,24 @@ import numpy as np
 import pytest
 import torch
 
-from conftest import compose_config
+from conftest import compose_config, registered
 from toy_algorithm import Toy, ToyConfig
 from toy_backend import LENGTH
 from ppo_bench.agent.algos.base import Algorithm
 from ppo_bench.agent.make import make_agent
-from ppo_bench.config.schema import NotApplicable, register_configs, validate
+from ppo_bench.config.schema import NotApplicable, validate
 from ppo_bench.job import parent
 from ppo_bench.record.results import read_result
-from ppo_bench.registry import ALGOS, BACKENDS, Algo, Backend
+from ppo_bench.registry import Algo, Backend
 
 
 @pytest.fixture
 def toy():
     """The toy backend and the toy algorithm in the registries, and the toy's keys in the schema,
     for the test's duration (no module of ppo_bench names either)."""
-    BACKENDS.add(Backend("toy", "toy_backend:ToyVectorEnv"))
-    ALGOS.add(Algo("toy", "toy_algorithm:Toy", config="toy_algorithm:ToyConfig", learns=True,
-                   clips_rewards_itself=True, overlaps=True))
-    register_configs()
-    yield
-    ALGOS.remove("toy")
-    BACKENDS.remove("toy")
-    register_configs()
+    with registered(Algo("toy", "toy_algorithm:Toy", config="toy_algorithm:ToyConfig", learns=True,
+                         clips_rewards_itself=True, overlaps=True), Backend("toy", "toy_backend:ToyVectorEnv")):
+        yield
 
 
 TOY = ["agent.algo=toy", "agent.num_steps=null", "agent.num_minibatches=null"]
@@ -95,14 +90,9 @@ def test_the_runtime_calls_the_toy_through_the_contract_alone():
     """The toy defines the contract's members and no network: a runtime acts, stores, observes and
     updates with it, and wraps its forward pass through `wrap_policy` (the compiled runtime's hook)."""
     assert not Algorithm.__abstractmethods__ - set(vars(Toy))
-    ALGOS.add(Algo("toy", "toy_algorithm:Toy", config="toy_algorithm:ToyConfig"))
-    try:
-        register_configs()
+    with registered(Algo("toy", "toy_algorithm:Toy", config="toy_algorithm:ToyConfig")):
         agent_cfg = compose_config("agent.runtime=eager", *TOY, "agent.toy_step_size=2").agent
         agent = make_agent(agent_cfg, (2, 4, 4), 3, 4, torch.device("cpu"), 2)
-    finally:
-        ALGOS.remove("toy")
-        register_configs()
     assert isinstance(agent.algo, Toy) and agent.algo.cfg == ToyConfig(toy_step_size=2.0)
     wrapped = []
     agent.algo.wrap_policy(lambda policy: lambda frames: wrapped.append(len(frames)) or policy(frames))

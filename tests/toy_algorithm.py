@@ -3,8 +3,8 @@
 It keeps one preference per action on the device and acts by sampling softmax(preferences)
 (Gumbel-max, on the device); it does not read the frames. Each step's reward is credited to the
 action that earned it: an env's frame brings the results of the act on its frame before (as
-PPO's rollout index counts them), and the next act writes them, or the update if it comes first;
-every `agent.toy_every` loop steps an update moves the preferences
+agent.algos.onpolicy.rollout.RolloutIndex counts them), and the next act writes them, or the
+update if it comes first; every `agent.toy_every` loop steps an update moves the preferences
 toward the actions that paid more than the average. With agent.overlap it keeps two sets of sums,
 the update training on the one the last rollout filled while the next rollout fills the other,
 and it acts with the preferences of one update before (`catch_up`).
@@ -24,7 +24,7 @@ import torch
 
 from ppo_bench.agent.algos.base import Algorithm, Spec
 from ppo_bench.agent.algos.config import AlgoConfig
-from ppo_bench.agent.algos.ppo.episodes import EpisodeTracker
+from ppo_bench.agent.algos.onpolicy.episodes import EpisodeTracker
 from ppo_bench.config.checks import at_least, positive
 
 

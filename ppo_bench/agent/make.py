@@ -13,7 +13,7 @@ from typing import Any, Optional
 
 import torch
 
-from ppo_bench.agent.algos.base import Spec
+from ppo_bench.agent.algos.base import Agent, Spec
 from ppo_bench.registry import ALGOS, RUNTIMES
 
 
@@ -27,7 +27,7 @@ def total_updates(cfg: Any) -> Optional[int]:
 
 
 def make_agent(agent_cfg: Any, obs_shape: tuple[int, ...], num_actions: int, num_envs: int,
-               device: torch.device, batch_size: Optional[int] = None, total_updates: Optional[int] = None):
+               device: torch.device, batch_size: Optional[int] = None, total_updates: Optional[int] = None) -> Agent:
     """The runtime of `agent.runtime` around the algorithm of `agent.algo`."""
     runtime = RUNTIMES[agent_cfg.runtime].load()
     algo = ALGOS[agent_cfg.algo]

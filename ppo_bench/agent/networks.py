@@ -126,22 +126,28 @@ class ActorCritic(nn.Module):
     """Encoder plus actor and critic heads; takes uint8 frames and scales them once
     (and standardises them, with `normalize_obs`)."""
 
-    def __init__(self, encoder: str, obs_shape: tuple[int, ...], num_actions: int, ppo_init: bool = False,
-                 normalize_obs: bool = False):
+    def __init__(self, encoder: str, obs_shape: tuple[int, ...], num_actions: int, normalize_obs: bool = False):
+        """Layers with PyTorch's default initialisation; an algorithm that wants another re-initialises
+        them (`orthogonal_init`) before the network moves to the device."""
         super().__init__()
         self.frame_norm = FrameNorm(tuple(obs_shape)) if normalize_obs else None
         self.encoder = NETWORKS[encoder].load()(tuple(obs_shape))
         self.actor = nn.Linear(self.encoder.out_features, num_actions)
         self.critic = nn.Linear(self.encoder.out_features, 1)
-        if ppo_init:  # CleanRL's: orthogonal, gain sqrt 2; a near-uniform first policy; zero biases
-            for layer in self.modules():
-                if isinstance(layer, (nn.Conv2d, nn.Linear)):
-                    nn.init.orthogonal_(layer.weight, 2 ** 0.5)
-                    nn.init.zeros_(layer.bias)
-            nn.init.orthogonal_(self.actor.weight, 0.01)
-            nn.init.orthogonal_(self.critic.weight, 1.0)
 
     def forward(self, frames: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         x = frames.float() / 255.0
         h = self.encoder(x if self.frame_norm is None else self.frame_norm(x))
         return self.actor(h), self.critic(h).squeeze(-1)
+
+
+def orthogonal_init(net: ActorCritic) -> None:
+    """CleanRL's initialisation of an actor-critic: orthogonal weights (gain sqrt 2), zero biases, and
+    heads of gain 0.01 (actor) and 1 (critic). The small actor gain makes the first policy near
+    uniform, so a sampling learner tries every action from its first rollout on."""
+    for layer in net.modules():
+        if isinstance(layer, (nn.Conv2d, nn.Linear)):
+            nn.init.orthogonal_(layer.weight, 2 ** 0.5)
+            nn.init.zeros_(layer.bias)
+    nn.init.orthogonal_(net.actor.weight, 0.01)
+    nn.init.orthogonal_(net.critic.weight, 1.0)

@@ -1,7 +1,8 @@
 """How an algorithm's work reaches the device (`agent.runtime`; see registry.RUNTIMES).
 
 A runtime wraps an algorithm (its contract: algos.base.Algorithm, whose members
-are all a runtime touches) and gives the drivers and the loop one set of calls:
+are all a runtime touches) and gives the drivers and the loop one set of calls
+(declared as algos.base.Agent):
 `start`, then per batch `act(frames, slot, ids)`, `actions_to_host(actions)`,
 `store(frames, actions, values)` and `observe` (of a batch's results, before or
 after the act on the frames they came with; see algos.base), and `update_after`,
@@ -38,7 +39,7 @@ import torch
 from torch._dynamo.utils import counters
 from torch._inductor import list_mode_options
 
-from ppo_bench.agent.algos.base import Algorithm, Spec
+from ppo_bench.agent.algos.base import Algorithm, EpisodeReturns, Spec
 
 
 def compiled_graphs() -> int:
@@ -90,7 +91,7 @@ class Eager:
         return self.algo.updates
 
     @property
-    def tracker(self):
+    def tracker(self) -> Optional[EpisodeReturns]:
         return self.algo.tracker
 
     @property

@@ -10,7 +10,7 @@ is its registry entry's (registry.MODES); every driver is built the same way,
 `Driver(envs, agent, seed, groups, observers=None)`, with what its mode needs
 (the job builds the emulators only for a mode with emulators, the agent only
 for one with an agent). A driver reads only the runtime's calls of the agent
-(and its `spec`), never the algorithm's.
+(and its `spec`: the `Agent` Protocol of agent.algos.base), never the algorithm's.
 
 - step:       infer, store, then blocking `envs.step` (= send + recv).
 - sendrecv:   recv, infer, send at once, then store and observe the batch's
@@ -38,11 +38,12 @@ clocks are observers, and nothing of a driver is replaced.
 from __future__ import annotations
 
 import abc
-from typing import Any, Optional
+from typing import Optional
 
 import numpy as np
 import torch
 
+from ppo_bench.agent.algos.base import Agent
 from ppo_bench.env.backends import VectorEnv
 from ppo_bench.env.torch_envs import TorchEnvs, Upload
 from ppo_bench.loop.observers import Observers
@@ -53,7 +54,7 @@ class Driver(abc.ABC):
     `vector_env` (None without emulators), `env_steps` (each env's steps, None without emulators)
     and `observers` (what it tells; the one given, or its own)."""
 
-    agent: Any = None
+    agent: Optional[Agent] = None
     vector_env: Optional[VectorEnv] = None
     env_steps: Optional[np.ndarray] = None
 
@@ -81,7 +82,9 @@ class Driver(abc.ABC):
 class _LoopDriver(Driver):
     """What the drivers over emulators and an agent share: env-step counts, a new vector env mid-run."""
 
-    def __init__(self, envs: TorchEnvs, agent: Any, seed: int, groups: int = 1,
+    agent: Agent
+
+    def __init__(self, envs: TorchEnvs, agent: Agent, seed: int, groups: int = 1,
                  observers: Optional[Observers] = None):
         super().__init__(observers)
         self.agent, self.groups = agent, groups
@@ -216,7 +219,9 @@ class AgentOnlyDriver(Driver):
     a warm cache where the loop's reads frames the emulator threads just wrote.
     """
 
-    def __init__(self, upload: Upload, agent: Any, seed: int, groups: int = 1,
+    agent: Agent
+
+    def __init__(self, upload: Upload, agent: Agent, seed: int, groups: int = 1,
                  observers: Optional[Observers] = None):
         super().__init__(observers)
         spec = agent.spec

@@ -28,13 +28,15 @@ from typing import Any, Callable, Optional
 import numpy as np
 import torch
 
-from ppo_bench.loop.drivers import drain
+from ppo_bench.agent.algos.base import EpisodeReturns
+from ppo_bench.env.backends import VectorEnv
+from ppo_bench.loop.drivers import Driver, drain
 from ppo_bench.loop.phases import PhaseClock
 from ppo_bench.record.parts import CURVE_KEYS, to_target
 from ppo_bench.record.precision import Stopping
 
 
-def run_loop(driver: Any, until: Callable[[int], bool], first: int = 0,
+def run_loop(driver: Driver, until: Callable[[int], bool], first: int = 0,
              on_update: Optional[Callable[[], None]] = None) -> int:
     """Loop steps `first`, `first` + 1, ... until `until(step)` holds before one; an update after
     each step at which the agent has one due. Loop step s acts at the agent's slot s % slots.
@@ -81,7 +83,7 @@ def synchronizer(device: torch.device) -> Callable[[], None]:
     return torch.cuda.synchronize if device.type == "cuda" else (lambda: None)
 
 
-def warm_up(driver: Any, steps: int, sync: Callable[[], None]) -> tuple[float, float]:
+def warm_up(driver: Driver, steps: int, sync: Callable[[], None]) -> tuple[float, float]:
     """`steps` loop steps and one update; returns the first step's seconds and the rest's.
 
     The update closes the warm-up as soon as the algorithm allows one: at once
@@ -105,7 +107,7 @@ def warm_up(driver: Any, steps: int, sync: Callable[[], None]) -> tuple[float, f
     return first, time.perf_counter() - t
 
 
-def repetition(driver: Any, steps: int, sync: Callable[[], None]) -> tuple[float, float]:
+def repetition(driver: Driver, steps: int, sync: Callable[[], None]) -> tuple[float, float]:
     """One repetition of `steps` loop steps, counted from 0 (updates when due, as in the reference).
 
     Returns its wall time and, within it, the final wait for the device.
@@ -119,7 +121,7 @@ def repetition(driver: Any, steps: int, sync: Callable[[], None]) -> tuple[float
     return done - t, done - queued
 
 
-def interleaved(driver: Any, probe: Callable[[Any], Any], schedule: Any, seed: int,
+def interleaved(driver: Driver, probe: Callable[[VectorEnv], Driver], schedule: Any, seed: int,
                 sync: Callable[[], None]) -> Callable[[], float]:
     """One repetition of a probe between two of the loop's, over the loop's own emulators
     (schedule.interleave): the loop's batches in flight are drained, `probe(vector_env)` builds the
@@ -142,7 +144,7 @@ def interleaved(driver: Any, probe: Callable[[Any], Any], schedule: Any, seed: i
     return rep
 
 
-def measure(driver: Any, schedule: Any, sync: Callable[[], None],
+def measure(driver: Driver, schedule: Any, sync: Callable[[], None],
             on_rep: Callable[[int, float], None], recover: Optional[Recover] = None,
             interleave: Optional[Callable[[], float]] = None,
             on_timed: Callable[[], None] = lambda: None, stopping: Optional[Stopping] = None) -> Timings:
@@ -216,7 +218,7 @@ MAX_FAULTS = 3
 """Faults a learning run survives; the next one ends it (a vector env that keeps failing is broken)."""
 
 
-def learn(driver: Any, total_env_steps: int, window: int, started: float, sync: Callable[[], None],
+def learn(driver: Driver, total_env_steps: int, window: int, started: float, sync: Callable[[], None],
           on_point: Callable[[dict], None], max_seconds: Optional[float] = None,
           recover: Optional[Recover] = None, stop_at: Optional[float] = None) -> Learning:
     """Run the loop until the envs took `total_env_steps` steps (or, with `max_seconds`, until that
@@ -229,7 +231,7 @@ def learn(driver: Any, total_env_steps: int, window: int, started: float, sync: 
     before the first). `on_point` sees each point. An exception that `recover` mends (up to
     MAX_FAULTS) is recorded and the run goes on where it was.
     """
-    tracker = driver.agent.tracker
+    tracker: EpisodeReturns = driver.agent.tracker
     out = Learning()
     deadline = float("inf") if max_seconds is None else started + max_seconds
 

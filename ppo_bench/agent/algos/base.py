@@ -18,6 +18,12 @@ The device functions never read a device value on the host and take their indice
 device tensors that `act` uploads from the pinned staging, so a runtime can run them eagerly,
 compile the forward pass (`wrap_policy`), or capture them whole in a CUDA graph (`checkpoint`
 and `rewind` undo the capture's own run): no algorithm knows which runtime runs it.
+
+What the drivers and the loop see is not the algorithm but its runtime: `Agent` declares those
+calls (the algorithm's, batched by the runtime with the loop step's slot and env ids), and
+`EpisodeReturns` what a learning run reads of an algorithm's `tracker`. They are Protocols, not
+bases: the runtimes and `onpolicy.episodes.EpisodeTracker` meet them by shape, and a driver, a
+runtime or a tracker written elsewhere knows from them what it must offer and may call.
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ from __future__ import annotations
 import abc
 import copy
 from dataclasses import dataclass
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Protocol, runtime_checkable
 
 import numpy as np
 import torch
@@ -56,20 +62,37 @@ class Spec:
     its parameters one update behind (`catch_up`)."""
 
 
+@runtime_checkable
+class EpisodeReturns(Protocol):
+    """An algorithm's `tracker` as a learning run reads it (loop.run.learn, the job's record): the
+    finished episodes' unclipped returns. Only these: how an algorithm tells its episodes apart is
+    its own (onpolicy.episodes.EpisodeTracker, on next-step-autoreset envs, is the package's)."""
+
+    @property
+    def num_episodes(self) -> int:
+        """Episodes finished so far."""
+
+    def returns(self) -> np.ndarray:
+        """The finished episodes' returns, in the order they finished."""
+
+    def recent(self, k: int = 100) -> tuple[float, float]:
+        """Mean and spread of the last `k` finished returns; (nan, nan) before any."""
+
+
 class Algorithm(abc.ABC):
     """What an algorithm is to the rest of the tool: the members below, and no others.
 
     Declared attributes, set by `__init__` (a subclass keeps them current):
     `spec` (what it was built for), `device` (spec.device), `updates` (updates finished) and
-    `tracker` (the episodes' returns, an `episodes.EpisodeTracker`, or None where it keeps none:
-    a learning run reads the curve off it).
+    `tracker` (the episodes' returns, `EpisodeReturns`, or None where it keeps none: a learning
+    run reads the curve off it).
     """
 
     def __init__(self, spec: Spec):
         self.spec: Spec = spec
         self.device: torch.device = spec.device
         self.updates: int = 0
-        self.tracker: Any = None
+        self.tracker: Optional[EpisodeReturns] = None
 
     @property
     @abc.abstractmethod
@@ -160,15 +183,22 @@ class ActorCriticAlgorithm(Algorithm):
 
     opt: torch.optim.Optimizer
 
-    def __init__(self, spec: Spec, ppo_init: bool, normalize_obs: bool = False):
+    def __init__(self, spec: Spec, normalize_obs: bool = False):
         super().__init__(spec)
-        self.net = ActorCritic(spec.network, spec.obs_shape, spec.num_actions, ppo_init=ppo_init,
-                               normalize_obs=normalize_obs).to(spec.device)
+        net = ActorCritic(spec.network, spec.obs_shape, spec.num_actions, normalize_obs=normalize_obs)
+        self.init_network(net)
+        self.net = net.to(spec.device)
         self.acting = self.net
         if spec.overlap:
             self.acting = copy.deepcopy(self.net).requires_grad_(False)
         self._policy: Callable = self.acting
         """The forward pass `act` calls (`wrap_policy`)."""
+
+    def init_network(self, net: ActorCritic) -> None:
+        """The network's initial weights, chosen by the algorithm: its learning depends on them (a
+        sampling learner wants a near-uniform first policy, `networks.orthogonal_init`). Called on
+        the host before the network moves to the device, so the same seed draws the same weights on
+        every device. Here PyTorch's layer defaults, as the reference's workload has them."""
 
     def wrap_policy(self, wrap: Callable[[Callable], Callable]) -> None:
         self._policy = wrap(self.acting)
@@ -194,3 +224,65 @@ class ActorCriticAlgorithm(Algorithm):
             for state in self.opt.state.values():
                 for value in state.values():
                     value.zero_()
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """The agent as the drivers (loop.drivers), the loop (loop.run) and the job (job.child) call it:
+    a runtime (agent.runtimes) over an algorithm; they call nothing else of it. The runtime adds to
+    the algorithm's calls what only it knows: the loop step's slot and env ids go in with `act`,
+    the actions come out through `actions_to_host`, and `update` is the whole of one update."""
+
+    compiled: bool
+    """The inference runs compiled (the record says so)."""
+    cudagraphs: bool
+    """The inference runs as CUDA graphs."""
+    uploader: Optional[Callable[[np.ndarray], torch.Tensor]]
+    """What the env adapter uploads frames with; None: the adapter's own."""
+
+    @property
+    def spec(self) -> Spec:
+        """What the algorithm was built for (agent_only makes frames of its shape)."""
+
+    @property
+    def slots(self) -> int:
+        """Loop step s acts at slot s % slots."""
+
+    @property
+    def updates(self) -> int:
+        """Updates finished."""
+
+    @property
+    def tracker(self) -> Optional[EpisodeReturns]:
+        """The episodes' returns (a learning run's curve), or None where the algorithm keeps none."""
+
+    def start(self, ids: np.ndarray) -> None:
+        """The envs `ids` begin episodes from the frames reset() returned."""
+
+    def restart(self) -> None:
+        """What was in flight in the vector env is dropped (a new one, or another driver used it)."""
+
+    def act(self, frames: torch.Tensor, slot: int, ids: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
+        """Actions and values for the batch of envs `ids`, at the loop step's `slot`."""
+
+    def actions_to_host(self, actions: torch.Tensor) -> np.ndarray:
+        """The actions for the emulators (waits for the device)."""
+
+    def store(self, frames: torch.Tensor, actions: torch.Tensor, values: torch.Tensor) -> None:
+        """The rollout stores that may wait until the actions were sent."""
+
+    def observe(self, ids: np.ndarray, rewards: np.ndarray, terminations: np.ndarray,
+                truncations: np.ndarray) -> None:
+        """A batch's step results, in the loop step that brought them."""
+
+    def update_after(self, loop_step: int) -> bool:
+        """Whether the loop runs an update after loop step `loop_step`."""
+
+    def can_update(self) -> bool:
+        """Whether an update may run now, due or not (the warm-up's closing update)."""
+
+    def update(self, order: Optional[torch.Tensor] = None) -> None:
+        """One update over the rollout (in minibatch `order`, drawn on the device when not given)."""
+
+    def device_state(self) -> str:
+        """One line on what the device still runs, for a stalled job's error."""

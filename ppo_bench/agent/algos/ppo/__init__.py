@@ -1,3 +1,2 @@
-"""agent.algo=ppo: CleanRL's PPO over async batches, in one place: the algorithm (`algorithm`),
-its keys (`config`), the episodes and GAE on next-step-autoreset envs (`episodes`) and each env's
-rollout rows (`rollout`)."""
+"""agent.algo=ppo: CleanRL's PPO over async batches: the algorithm (`algorithm`: its loss and update
+on the shared on-policy rollout, `onpolicy.learner`) and its keys (`config`)."""

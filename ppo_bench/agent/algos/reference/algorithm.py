@@ -39,7 +39,7 @@ class Buffers:
 
 class Reference(ActorCriticAlgorithm):
     def __init__(self, cfg: ReferenceConfig, spec: Spec):
-        super().__init__(spec, ppo_init=False)
+        super().__init__(spec)
         self.cfg = cfg
         self.opt = torch.optim.Adam(self.net.parameters(), lr=cfg.learning_rate, eps=1e-8,
                                     capturable=spec.capturable)

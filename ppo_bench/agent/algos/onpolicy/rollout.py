@@ -1,10 +1,10 @@
-"""Where each env's PPO transitions go: per-env rollout positions on the host.
+"""Where each env's transitions go in an on-policy rollout: per-env rollout positions on the host.
 
 In step and sendrecv every env takes one step per loop step, but in async
 batches (ale-py's and envpool's `batch_size`) a batch holds whichever envs
 finished first, and envs drift out of phase: measured on the H200, with six
 jobs sharing the CPUs, one env of 16 ran 128 steps ahead of another within
-21000 steps. PPO needs each env's trajectory in time order, so every env has
+21000 steps. Advantages need each env's trajectory in time order, so every env has
 its own position: its n-th acted step goes to row n of its column, whatever
 batch it came back in, and each env's rollout is its own stretch of rows.
 
