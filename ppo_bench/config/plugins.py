@@ -15,9 +15,10 @@ places, each once per process:
   Hydra composes the config (so that a plugin's own keys are in the schema), and which every
   job's runner and child read off the job's config.
 
-A name is a module (`my_a2c.plugin`) or the path of a `.py` file (`plugins/a2c.py`, whose folder
-then joins sys.path, so that the "module:attr" targets it registers import; every process that
-loads it does the same, from the job's config). Importing a plugin registers its entries (`registry.ALGOS.add(...)`); a function
+A name is a module (`my_a2c.plugin`) or a path: of a `.py` file (`plugins/a2c.py`) or of a
+package's folder (`plugins/my_a2c`), whose own folder then joins sys.path, so that the
+"module:attr" targets it registers import (every process that loads it does the same, from the
+job's config). Importing a plugin registers its entries (`registry.ALGOS.add(...)`); a function
 `register()` in it, where it has one, is then called. An entry point may also name that function
 (`"my_a2c.plugin:register"`). Launchers come through Hydra's own route, a `hydra_plugins`
 package (docs/launchers.md). After a plugin is loaded the config's schema is registered again:
@@ -118,13 +119,14 @@ def _load_one(name: str, where: str, load) -> list[str]:
 
 
 def _import(name: str) -> ModuleType:
-    """A module by name, or by the path of its .py file (its folder joins sys.path)."""
-    if name.endswith(".py"):
+    """A module by name, or by its path: a .py file or a package's folder, whose own folder joins
+    sys.path (so that the "module:attr" targets it registers import by name)."""
+    if name.endswith(".py") or os.sep in name or (os.altsep and os.altsep in name):
         path = Path(name).resolve()
-        if not path.is_file():
-            raise FileNotFoundError(f"no file {path}")
+        if not (path.is_file() if name.endswith(".py") else (path / "__init__.py").is_file()):
+            raise FileNotFoundError(f"no {'file' if name.endswith('.py') else 'package'} {path}")
         folder = str(path.parent)
         if folder not in sys.path:
             sys.path.insert(0, folder)
-        name = path.stem
+        name = path.stem if name.endswith(".py") else path.name
     return importlib.import_module(name)

@@ -20,7 +20,8 @@ What a subclass writes (the rest it inherits, and should leave as it is):
   extended to fill it.
 - `init_network(net)`, for other initial weights than CleanRL's orthogonal ones.
 
-PPO (agent.algos.ppo) is one such learner; tests/a2c_learner.py is A2C in a dozen lines.
+PPO (agent.algos.ppo) is one such learner; the A2C plugin the tests install
+(tests/plugins/a2c/ppo_bench_a2c/algorithm.py) is another, in a dozen lines.
 
 Its registry entry says `learns=True` (it keeps a tracker), `clips_rewards_itself=True` (rewards
 are sign-clipped here for training, so the envs must hand over unclipped ones for the returns) and
@@ -127,7 +128,7 @@ class RolloutLearner(ActorCriticAlgorithm):
         orthogonal_init(net)
 
     @property
-    def slots(self) -> int:
+    def rollout_steps(self) -> int:
         """Unused: each env's rows come from the rollout index, whatever the loop step."""
         return self.num_steps
 
@@ -159,7 +160,7 @@ class RolloutLearner(ActorCriticAlgorithm):
         self._results_np[1] = terminations
         self._results_np[2] = valid
 
-    def stage(self, slot: int, ids: np.ndarray) -> None:
+    def stage(self, rollout_step: int, ids: np.ndarray) -> None:
         """The flat rows this batch acts into (counts the step per env)."""
         self._rows_np[0] = self.index.act_rows(np.asarray(ids, dtype=np.int64))
 
