@@ -131,7 +131,7 @@ def test_the_compiled_runtime_compiles_in_the_job_s_own_process(monkeypatch):
 def test_stores_land_in_the_rows_of_the_env_ids():
     agent = Agent(tiny_agent_cfg(runtime="eager"), num_actions=6, num_envs=4, device=CPU, batch_size=2)
     frames = torch.randint(0, 256, (2, *FRAME_SHAPE), dtype=torch.uint8)
-    agent.act(frames, 3, np.array([3, 1]))  # stages the rows: slot 3, envs 3 and 1
+    agent.act(frames, 3, np.array([3, 1]))  # stages the rows: rollout_step 3, envs 3 and 1
     agent.store(frames, torch.tensor([4, 5]), torch.tensor([0.5, -0.5]))
     b = agent.algo.buffers
     assert torch.equal(b.obs[3, 3], frames[0]) and torch.equal(b.obs[3, 1], frames[1])
@@ -181,7 +181,7 @@ class RecordingAgent:
 
     def observe(self, ids, rewards, terminations, truncations): pass
 
-    def act(self, frames, slot, ids):
+    def act(self, frames, rollout_step, ids):
         self.ids = ids
         return torch.full((frames.shape[0],), 3, dtype=torch.int64), torch.zeros(frames.shape[0])
 
@@ -255,8 +255,8 @@ def test_env_only_in_batches_counts_every_batch_ale_py_returns():
 def test_agent_only_fills_every_row_of_the_rollout():
     agent = Agent(tiny_agent_cfg(runtime="eager"), num_actions=6, num_envs=4, device=CPU, batch_size=2)
     driver = AgentOnlyDriver(Upload((2, *FRAME_SHAPE), CPU), agent, seed=0, groups=2)
-    for slot in range(agent.algo.cfg.num_steps):
-        driver.step(slot)
+    for rollout_step in range(agent.algo.cfg.num_steps):
+        driver.step(rollout_step)
     assert agent.algo.buffers.obs.flatten(2).any(-1).all(), "a rollout row was never written"
 
 
@@ -274,8 +274,8 @@ def test_agent_only_uploads_its_frames_every_step_as_the_loop_does():
     frames = driver.upload.frames
     driver.upload.frames = lambda obs: uploaded.append(obs.copy()) or frames(obs)
     clock = PhaseClock(driver)
-    for slot in range(3):
-        driver.step(slot)
+    for rollout_step in range(3):
+        driver.step(rollout_step)
     clock.restore()
     assert len(uploaded) == 3 * 2 and uploaded[0].shape == (2, *FRAME_SHAPE)
     assert clock.seconds["upload"] > 0 and clock.seconds["inference"] > 0
@@ -296,8 +296,8 @@ class Listener(Observer):
     def __init__(self):
         self.heard = []
 
-    def on_step(self, slot):
-        self.heard.append(("step", slot))
+    def on_step(self, rollout_step):
+        self.heard.append(("step", rollout_step))
 
     def begin(self, phase):
         self.heard.append(("begin", phase))
@@ -321,8 +321,8 @@ def test_a_driver_tells_its_observers_each_call_and_each_loop_step_and_is_not_pa
     listener, counted = Listener(), []
     driver.observers.add(listener)
     driver.observers.add(EachStep(lambda: counted.append(1)))
-    for slot in range(2):
-        driver.step(slot)
+    for rollout_step in range(2):
+        driver.step(rollout_step)
     driver.close()
     if groups == 1:
         one = calls(["inference", "stores", "action_download", "emulators", "observe"])
@@ -341,7 +341,7 @@ def test_a_phase_clock_hears_the_update_from_the_loop_and_leaves_nothing_behind(
     agent = make_agent(tiny_agent_cfg(runtime="eager"), TOY_SHAPE, 3, 2, CPU)
     driver = StepDriver(TorchEnvs(ToyVectorEnv(SimpleNamespace(num_envs=2)), CPU), agent, 0)
     clock = PhaseClock(driver)
-    run_loop(driver, until=lambda s: s >= agent.slots)  # one update, after the last slot
+    run_loop(driver, until=lambda s: s >= agent.rollout_steps)  # one update, after the last rollout_step
     clock.restore()
     assert agent.updates == 1 and list(clock.seconds) == list(PHASES)
     assert all(clock.seconds[p] > 0 for p in ("emulators", "inference", "update"))
@@ -382,15 +382,15 @@ def test_graphed_acts_and_stores_as_eager_does(name, groups):
     n, batch = 4, 4 // groups
     eager, graphed = twin_agents(n, batch, name)
     gen = np.random.default_rng(0)
-    for slot in range(eager.algo.cfg.num_steps):
+    for rollout_step in range(eager.algo.cfg.num_steps):
         for g in range(groups):
             obs = gen.integers(0, 256, (batch, *FRAME_SHAPE), dtype=np.uint8)
-            ids = gen.permutation(n)[:batch] if slot % 2 else np.arange(g * batch, (g + 1) * batch)
+            ids = gen.permutation(n)[:batch] if rollout_step % 2 else np.arange(g * batch, (g + 1) * batch)
             frames = torch.from_numpy(obs).cuda()
-            a_e, v_e = eager.act(frames, slot, ids)
+            a_e, v_e = eager.act(frames, rollout_step, ids)
             host_e = eager.actions_to_host(a_e).copy()
             eager.store(frames, a_e, v_e)
-            a_g, v_g = graphed.act(graphed.uploader(obs), slot, ids)
+            a_g, v_g = graphed.act(graphed.uploader(obs), rollout_step, ids)
             host_g = graphed.actions_to_host(a_g).copy()
             graphed.store(None, a_g, v_g)
             assert np.array_equal(host_e, host_g)

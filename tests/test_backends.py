@@ -241,8 +241,8 @@ def test_the_phase_clock_sees_every_backends_emulators(backend):
     driver = EnvOnlyDriver(make_vector_env(env_cfg(backend)), None, seed=0)
     try:
         clock = PhaseClock(driver)
-        for slot in range(3):
-            driver.step(slot)
+        for rollout_step in range(3):
+            driver.step(rollout_step)
         clock.restore()
         assert clock.seconds["emulators"] > 0
     finally:

@@ -138,9 +138,9 @@ def test_clip_rewards():
 
 
 def test_gae_hand_example_termination():
-    """gamma 0.5, lam 1: A[t] = bootstrapped discounted return - V[t], cut at the end, reset slot 0.
+    """gamma 0.5, lam 1: A[t] = bootstrapped discounted return - V[t], cut at the end, reset step 0.
 
-    slot: 0 r=1 | 1 r=2 terminated | 2 reset step | 3 r=4 | 4 r=8 ; V = 10..50, V(next) = 16.
+    step: 0 r=1 | 1 r=2 terminated | 2 reset step | 3 r=4 | 4 r=8 ; V = 10..50, V(next) = 16.
     t4: 8 + .5*16 = 16 -> -34;  t3: 4 + .5*16 = 12 -> -28;  t2: 0 (returns = V = 30)
     t1: 2 (ended, bootstraps 0) -> -18;  t0: 1 + .5*2 = 2 -> -8.
     """
@@ -166,7 +166,7 @@ def test_gae_hand_example_termination():
 
 
 def test_gae_hand_example_truncation():
-    """gamma 1, lam 0.5; slot 1 truncates, slot 2 is the reset step (V there = V(final frame) = 6).
+    """gamma 1, lam 0.5; step 1 truncates, step 2 is the reset step (V there = V(final frame) = 6).
 
     dones = terminated only (truncation bootstraps from V(final frame)):
       t3: 2 + 10 - 8 = 4;  t2: 0;  t1: 1 + 6 - 2 = 5 (+ .5 * 0);  t0: (1 + 2 - 4) + .5*5 = 1.5
@@ -210,7 +210,7 @@ def test_gae_without_episode_ends_is_textbook():
 
 
 def cleanrl_gae(rewards, values, dones_cleanrl, next_value, next_done, gamma, lam):
-    """CleanRL ppo_atari_envpool.py, verbatim in substance (dones[t] = flag of the step before slot t)."""
+    """CleanRL ppo_atari_envpool.py, verbatim in substance (dones[t] = flag of the step before step t)."""
     T = rewards.shape[0]
     adv = np.zeros_like(rewards)
     lastgaelam = 0
@@ -262,7 +262,7 @@ def test_gae_masked_equals_per_episode_textbook(seed):
             s = t  # a run of real steps: ends on a done or at the rollout's end
             while t < T and valid[t, n] and not done[t, n]:
                 t += 1
-            e = min(t, T - 1)  # last slot of the run
+            e = min(t, T - 1)  # last step of the run
             boot = 0.0 if done[e, n] else nv[n]
             seg_v = v[s:e + 1, n]
             seg = textbook(r_env[s:e + 1, n][:, None], seg_v[:, None], np.array([boot]), gamma, lam)

@@ -191,6 +191,24 @@ def test_each_name_is_written_in_its_registry_only():
     assert not found, "\n".join(found)
 
 
+def classes_named_twice(trees: dict[str, ast.Module]) -> list[str]:
+    """Each class name that two modules define, with the modules."""
+    by_name: dict[str, list[str]] = {}
+    for module, tree in trees.items():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                by_name.setdefault(node.name, []).append(module)
+    return [f"{name}: {', '.join(modules)}" for name, modules in sorted(by_name.items()) if len(modules) > 1]
+
+
+def test_no_two_classes_of_the_package_share_a_name():
+    """A name says one thing: two classes called Learning (the loop's run and the record's part) read
+    as one in a traceback, a docstring or an import."""
+    assert not classes_named_twice(TREES), classes_named_twice(TREES)
+    planted = {"a": ast.parse("class Outcome:\n    pass\n"), "b": ast.parse("def f():\n    class Outcome: ...\n")}
+    assert classes_named_twice(planted) == ["Outcome: a, b"]
+
+
 # Monkey-patching. -----------------------------------------------------------------------------
 
 # the attribute store, as written -> why it is not patching

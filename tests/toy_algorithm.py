@@ -64,7 +64,7 @@ class Toy(Algorithm):
         self._results_np = np.zeros((4, batch), dtype=np.float32)  # env ids, rewards, counted, slots
 
     @property
-    def slots(self) -> int:
+    def rollout_steps(self) -> int:
         return 1
 
     @property
@@ -80,7 +80,7 @@ class Toy(Algorithm):
         self.acted[:], self.delivered[:] = 0, 0
         self._results_np[2] = 0  # results staged from the old env are credited to nothing
 
-    def stage(self, slot: int, ids: np.ndarray) -> None:
+    def stage(self, rollout_step: int, ids: np.ndarray) -> None:
         self._acting_np[0], self._acting_np[1] = ids, self.acted[ids] % 2
         self.acted[ids] += 1
 

@@ -3,7 +3,7 @@
 A runtime wraps an algorithm (its contract: algos.base.Algorithm, whose members
 are all a runtime touches) and gives the drivers and the loop one set of calls
 (declared as algos.base.Agent):
-`start`, then per batch `act(frames, slot, ids)`, `actions_to_host(actions)`,
+`start`, then per batch `act(frames, rollout_step, ids)`, `actions_to_host(actions)`,
 `store(frames, actions, values)` and `observe` (of a batch's results, before or
 after the act on the frames they came with; see algos.base), and `update_after`,
 `can_update`, `update(order)`. It changes how the algorithm's functions are
@@ -100,9 +100,9 @@ class Eager:
         return self.algo.spec
 
     @property
-    def slots(self) -> int:
-        """The loop's slot cycle: loop step s acts at slot s % slots."""
-        return self.algo.slots
+    def rollout_steps(self) -> int:
+        """The loop's cycle of rollout steps: loop step s acts at rollout step s % rollout_steps."""
+        return self.algo.rollout_steps
 
     def start(self, ids: np.ndarray) -> None:
         self.algo.start(ids)
@@ -115,10 +115,10 @@ class Eager:
         self.algo.observe(ids, rewards, terminations, truncations)
 
     @torch.no_grad()
-    def act(self, frames: torch.Tensor, slot: int, ids: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
+    def act(self, frames: torch.Tensor, rollout_step: int, ids: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
         """Actions and values for a batch of uint8 frames on the device, the batch of envs `ids`
-        at the loop step's rollout `slot`."""
-        self.algo.stage(slot, ids)
+        at the loop step's rollout step `rollout_step`."""
+        self.algo.stage(rollout_step, ids)
         return self.algo.act(frames)
 
     def actions_to_host(self, actions: torch.Tensor) -> np.ndarray:
@@ -221,12 +221,12 @@ class Compiled(Eager):
             # dynamic=False: one static shape per job, never dynamo's automatic dynamic shapes.
             algo.wrap_policy(lambda policy: torch.compile(policy, options=options, fullgraph=True, dynamic=False))
 
-    def act(self, frames: torch.Tensor, slot: int, ids: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
+    def act(self, frames: torch.Tensor, rollout_step: int, ids: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
         if self.cudagraphs:
             torch.compiler.cudagraph_mark_step_begin()
         # The outputs live in the graph tree's memory until the next replay: argmax makes a fresh
         # tensor, and the value is stored before the next act.
-        return super().act(frames, slot, ids)
+        return super().act(frames, rollout_step, ids)
 
 
 class Graphed(Eager):
@@ -273,10 +273,10 @@ class Graphed(Eager):
         np.copyto(self._frames_host_np, obs)
         return self._frames
 
-    def act(self, frames: torch.Tensor, slot: int, ids: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
+    def act(self, frames: torch.Tensor, rollout_step: int, ids: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
         if frames is not self._frames:
             raise ValueError("graphed act takes the frames its own uploader staged")
-        self.algo.stage(slot, ids)
+        self.algo.stage(rollout_step, ids)
         if self._act_graph is None:
             self._act_graph, self._act_out = capture(self._act_step, warmup=2)
         self._act_graph.replay()

@@ -1,6 +1,6 @@
 """How one loop step talks to the environment; the loop itself lives in `loop`.
 
-A driver's `step(slot)` does one loop step's interaction, inference and
+A driver's `step(rollout_step)` does one loop step's interaction, inference and
 rollout stores, and hands the agent each batch's step results (`observe`:
 rewards and episode ends, which PPO learns from); `loop.run_loop` calls it
 and runs the update when the agent says one is due (`update_after`). Every
@@ -61,13 +61,13 @@ class Driver(abc.ABC):
     def __init__(self, observers: Optional[Observers] = None):
         self.observers = Observers() if observers is None else observers
 
-    def step(self, slot: int) -> None:
-        """One loop step at rollout slot `slot`; the observers are told when it has ended."""
-        self._step(slot)
-        self.observers.on_step(slot)
+    def step(self, rollout_step: int) -> None:
+        """One loop step at rollout step `rollout_step`; the observers are told when it has ended."""
+        self._step(rollout_step)
+        self.observers.on_step(rollout_step)
 
     @abc.abstractmethod
-    def _step(self, slot: int) -> None:
+    def _step(self, rollout_step: int) -> None:
         """One loop step's interaction, inference and stores."""
 
     def pending(self) -> int:
@@ -129,9 +129,9 @@ class StepDriver(_LoopDriver):
         self.frames, self.ids = envs.reset(seed)
         self.agent.start(self.ids)
 
-    def _step(self, slot: int) -> None:
+    def _step(self, rollout_step: int) -> None:
         tell, agent = self.observers, self.agent
-        actions, values = tell.call("inference", agent.act, self.frames, slot, self.ids)
+        actions, values = tell.call("inference", agent.act, self.frames, rollout_step, self.ids)
         tell.call("stores", agent.store, self.frames, actions, values)
         host_actions = tell.call("action_download", agent.actions_to_host, actions)
         self.frames, self.ids, rewards, terminations, truncations = tell.call("emulators", self.envs.step, host_actions)
@@ -154,7 +154,7 @@ class SendRecvDriver(_LoopDriver):
         that reset() did not hand back."""
         return self.groups - (self.reset_batch is not None)
 
-    def _step(self, slot: int) -> None:
+    def _step(self, rollout_step: int) -> None:
         tell, agent = self.observers, self.agent
         for _ in range(self.groups):
             results = None
@@ -162,7 +162,7 @@ class SendRecvDriver(_LoopDriver):
                 frames, ids, *results = tell.call("emulators", self.envs.recv)
             else:
                 (frames, ids), self.reset_batch = self.reset_batch, None
-            actions, values = tell.call("inference", agent.act, frames, slot, ids)
+            actions, values = tell.call("inference", agent.act, frames, rollout_step, ids)
             tell.call("emulators", self.envs.send, tell.call("action_download", agent.actions_to_host, actions))
             # the host's bookkeeping after the send, while the emulators step: not between an env's
             # frames and its next action (at 1 to 8 envs each env waits for that chain)
@@ -189,7 +189,7 @@ class EnvOnlyDriver(Driver):
         """As SendRecvDriver's: in batches, every one sent after a loop step; blocking steps owe none."""
         return 0 if self.groups == 1 else self.groups - (self.reset_ids is not None)
 
-    def _step(self, slot: int) -> None:
+    def _step(self, rollout_step: int) -> None:
         tell = self.observers
         if self.groups == 1:
             info = tell.call("emulators", self.envs.step, self.actions)[-1]
@@ -231,11 +231,11 @@ class AgentOnlyDriver(Driver):
         self.frames = torch.randint(0, 256, (batch, *spec.obs_shape), dtype=torch.uint8, generator=gen).numpy()
         self.ids = [np.arange(g * batch, (g + 1) * batch) for g in range(groups)]
 
-    def _step(self, slot: int) -> None:
+    def _step(self, rollout_step: int) -> None:
         tell, agent = self.observers, self.agent
         for ids in self.ids:
             frames = tell.call("upload", self.upload.frames, self.frames)
-            actions, values = tell.call("inference", agent.act, frames, slot, ids)
+            actions, values = tell.call("inference", agent.act, frames, rollout_step, ids)
             tell.call("action_download", agent.actions_to_host, actions)
             tell.call("stores", agent.store, frames, actions, values)
 

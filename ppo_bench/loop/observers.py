@@ -22,8 +22,8 @@ class Observer:
     hears_phases = False
     """Whether `begin` and `end` are wanted (told only where some observer wants them)."""
 
-    def on_step(self, slot: int) -> None:
-        """A loop step at rollout slot `slot` has ended."""
+    def on_step(self, rollout_step: int) -> None:
+        """A loop step at rollout step `rollout_step` has ended."""
 
     def begin(self, phase: str) -> None:
         """A call of `phase` (see phases.PHASES) begins."""
@@ -38,7 +38,7 @@ class EachStep(Observer):
     def __init__(self, count: Callable[[], Any]):
         self._count = count
 
-    def on_step(self, slot: int) -> None:
+    def on_step(self, rollout_step: int) -> None:
         self._count()
 
 
@@ -57,9 +57,9 @@ class Observers(Observer):
         self._all = tuple(o for o in self._all if o is not observer)
         self._phases = tuple(o for o in self._all if o.hears_phases)
 
-    def on_step(self, slot: int) -> None:
+    def on_step(self, rollout_step: int) -> None:
         for observer in self._all:
-            observer.on_step(slot)
+            observer.on_step(rollout_step)
 
     def begin(self, phase: str) -> None:
         for observer in self._phases:

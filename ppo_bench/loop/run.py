@@ -1,6 +1,6 @@
 """The one loop that every job runs: `run_loop`, for warm-up, timed repetitions and learning.
 
-A loop step is the driver's `step(slot)`; after it, the update runs when the
+A loop step is the driver's `step(rollout_step)`; after it, the update runs when the
 agent says one is due (`update_after`), told to the driver's observers as the
 phase `update`. The warm-up, each timed repetition and a learning run
 are that loop with another end (`until`) and another thing to do after an
@@ -39,12 +39,12 @@ from ppo_bench.record.precision import Stopping
 def run_loop(driver: Driver, until: Callable[[int], bool], first: int = 0,
              on_update: Optional[Callable[[], None]] = None) -> int:
     """Loop steps `first`, `first` + 1, ... until `until(step)` holds before one; an update after
-    each step at which the agent has one due. Loop step s acts at the agent's slot s % slots.
+    each step at which the agent has one due. Loop step s acts at the agent's rollout step s % rollout_steps.
     Returns the first step not taken."""
     agent, s, tell = driver.agent, first, driver.observers
-    slots = agent.slots if agent is not None else 1
+    rollout_steps = agent.rollout_steps if agent is not None else 1
     while not until(s):
-        driver.step(s % slots)
+        driver.step(s % rollout_steps)
         if agent is not None and agent.update_after(s):
             tell.call("update", agent.update)
             if on_update is not None:
@@ -196,7 +196,7 @@ def measure(driver: Driver, schedule: Any, sync: Callable[[], None],
 
 
 @dataclass
-class Learning:
+class LearningRun:
     """What a learning run measured: its loop time and the learning curve (one point per update)."""
     loop_s: float = 0.0
     """Wall time of the loop (the first step, so the compile or capture, included)."""
@@ -220,7 +220,7 @@ MAX_FAULTS = 3
 
 def learn(driver: Driver, total_env_steps: int, window: int, started: float, sync: Callable[[], None],
           on_point: Callable[[dict], None], max_seconds: Optional[float] = None,
-          recover: Optional[Recover] = None, stop_at: Optional[float] = None) -> Learning:
+          recover: Optional[Recover] = None, stop_at: Optional[float] = None) -> LearningRun:
     """Run the loop until the envs took `total_env_steps` steps (or, with `max_seconds`, until that
     much time has passed since `started`, a `time.monotonic()` reading; with `stop_at`, until the
     running mean over a full window first reaches it), updating whenever one is due.
@@ -232,7 +232,7 @@ def learn(driver: Driver, total_env_steps: int, window: int, started: float, syn
     MAX_FAULTS) is recorded and the run goes on where it was.
     """
     tracker: EpisodeReturns = driver.agent.tracker
-    out = Learning()
+    out = LearningRun()
     deadline = float("inf") if max_seconds is None else started + max_seconds
 
     def until(_: int) -> bool:

@@ -4,7 +4,7 @@
 the runtime) or the loop (loop.run) uses; they use no other. The calls, in the order the
 drivers make them:
 
-    host:   start(ids), stage(slot, ids)   where this batch's rows go (pinned staging)
+    host:   start(ids), stage(rollout_step, ids)   where this batch's rows go (pinned staging)
     device: act(frames) -> (actions, values)
             store(frames, actions, values)   after the actions were sent
     host:   observe(ids, rewards, terminations, truncations)   a batch's results, in the
@@ -20,7 +20,7 @@ compile the forward pass (`wrap_policy`), or capture them whole in a CUDA graph 
 and `rewind` undo the capture's own run): no algorithm knows which runtime runs it.
 
 What the drivers and the loop see is not the algorithm but its runtime: `Agent` declares those
-calls (the algorithm's, batched by the runtime with the loop step's slot and env ids), and
+calls (the algorithm's, batched by the runtime with the loop step's rollout step and env ids), and
 `EpisodeReturns` what a learning run reads of an algorithm's `tracker`. They are Protocols, not
 bases: the runtimes and `onpolicy.episodes.EpisodeTracker` meet them by shape, and a driver, a
 runtime or a tracker written elsewhere knows from them what it must offer and may call.
@@ -96,8 +96,8 @@ class Algorithm(abc.ABC):
 
     @property
     @abc.abstractmethod
-    def slots(self) -> int:
-        """Rollout slots the loop cycles through: loop step s acts at slot s % slots (`stage`)."""
+    def rollout_steps(self) -> int:
+        """Rollout steps the loop cycles through: loop step s acts at rollout step s % rollout_steps (`stage`)."""
 
     @property
     @abc.abstractmethod
@@ -113,8 +113,8 @@ class Algorithm(abc.ABC):
         `start` follows with the new reset batch."""
 
     @abc.abstractmethod
-    def stage(self, slot: int, ids: np.ndarray) -> None:
-        """On the host, before `act`: the rows the batch of envs `ids` acts into at `slot`."""
+    def stage(self, rollout_step: int, ids: np.ndarray) -> None:
+        """On the host, before `act`: the rows the batch of envs `ids` acts into at `rollout_step`."""
 
     @abc.abstractmethod
     def act(self, frames: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -230,7 +230,7 @@ class ActorCriticAlgorithm(Algorithm):
 class Agent(Protocol):
     """The agent as the drivers (loop.drivers), the loop (loop.run) and the job (job.child) call it:
     a runtime (agent.runtimes) over an algorithm; they call nothing else of it. The runtime adds to
-    the algorithm's calls what only it knows: the loop step's slot and env ids go in with `act`,
+    the algorithm's calls what only it knows: the loop step's rollout step and env ids go in with `act`,
     the actions come out through `actions_to_host`, and `update` is the whole of one update."""
 
     compiled: bool
@@ -245,8 +245,8 @@ class Agent(Protocol):
         """What the algorithm was built for (agent_only makes frames of its shape)."""
 
     @property
-    def slots(self) -> int:
-        """Loop step s acts at slot s % slots."""
+    def rollout_steps(self) -> int:
+        """Loop step s acts at rollout step s % rollout_steps."""
 
     @property
     def updates(self) -> int:
@@ -262,8 +262,8 @@ class Agent(Protocol):
     def restart(self) -> None:
         """What was in flight in the vector env is dropped (a new one, or another driver used it)."""
 
-    def act(self, frames: torch.Tensor, slot: int, ids: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
-        """Actions and values for the batch of envs `ids`, at the loop step's `slot`."""
+    def act(self, frames: torch.Tensor, rollout_step: int, ids: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
+        """Actions and values for the batch of envs `ids`, at the loop step's `rollout_step`."""
 
     def actions_to_host(self, actions: torch.Tensor) -> np.ndarray:
         """The actions for the emulators (waits for the device)."""

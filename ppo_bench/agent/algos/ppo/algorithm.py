@@ -3,7 +3,7 @@
 What it acts and trains on is the on-policy rollout's (onpolicy.learner.RolloutLearner): actions
 sampled from the policy, values stored, the envs' unclipped rewards summed into episode returns
 and sign-clipped for training, GAE over each env's own time-ordered rows (async batches come back
-in any order). PPO adds the acting policy's log-probs to each row (its `Buffers`) and its update:
+in any order). PPO adds the acting policy's log-probs to each row (its `PPOBuffers`) and its update:
 normalised advantages, clipped surrogate and value loss (around the acting parameters, or with
 agent.clip_around=update_start around those the update starts from: Hilton et al.'s decoupled
 objective), entropy bonus, gradient-norm clipping, the base's optional step-size decay, over epochs of
@@ -23,7 +23,7 @@ from ppo_bench.agent.algos.ppo.config import PPOConfig
 
 
 @dataclass
-class Buffers(RolloutBuffers):
+class PPOBuffers(RolloutBuffers):
     """The rollout's rows, and the log-prob each action had under the policy that acted: the
     ratio's denominator."""
 
@@ -31,8 +31,8 @@ class Buffers(RolloutBuffers):
 
 
 class PPO(RolloutLearner):
-    buffers_type = Buffers
-    buffers: Buffers
+    buffers_type = PPOBuffers
+    buffers: PPOBuffers
 
     def __init__(self, cfg: PPOConfig, spec: Spec):
         super().__init__(spec, cfg.num_steps, cfg.learning_rate, epochs=cfg.update_epochs, anneal=cfg.anneal_lr,

@@ -1,7 +1,7 @@
 """The reference's workload: what `bench_ppo_async.py` computes on every loop step (docs/reference-workload.md).
 
 Argmax actions from a forward pass on every step; the frames, actions and
-values stored in device-resident rollout buffers at the loop step's slot and
+values stored in device-resident rollout buffers at the loop step's rollout step and
 the batch's env ids; every `num_steps` loop steps a PPO-style update (policy
 cross-entropy + 0.5 value MSE - 0.01 entropy over `update_epochs` x
 `num_minibatches`, minibatches of rollout steps). The stored values serve as
@@ -23,7 +23,7 @@ from ppo_bench.agent.algos.reference.config import ReferenceConfig
 
 
 @dataclass
-class Buffers:
+class ReferenceBuffers:
     """The rollout: [num_steps, num_envs] rows of frames, actions and values (the update's targets)."""
 
     obs: torch.Tensor
@@ -31,7 +31,7 @@ class Buffers:
     values: torch.Tensor
 
     @classmethod
-    def zeros(cls, steps: int, n: int, obs_shape: tuple[int, ...], device: torch.device) -> "Buffers":
+    def zeros(cls, steps: int, n: int, obs_shape: tuple[int, ...], device: torch.device) -> "ReferenceBuffers":
         return cls(torch.zeros((steps, n, *obs_shape), dtype=torch.uint8, device=device),
                    torch.zeros((steps, n), dtype=torch.int64, device=device),
                    torch.zeros((steps, n), dtype=torch.float32, device=device))
@@ -43,13 +43,13 @@ class Reference(ActorCriticAlgorithm):
         self.cfg = cfg
         self.opt = torch.optim.Adam(self.net.parameters(), lr=cfg.learning_rate, eps=1e-8,
                                     capturable=spec.capturable)
-        self.buffers = Buffers.zeros(cfg.num_steps, spec.num_envs, spec.obs_shape, spec.device)
-        # [slot, env ids...]: the rollout rows this batch goes to, staged on the host, uploaded by act
+        self.buffers = ReferenceBuffers.zeros(cfg.num_steps, spec.num_envs, spec.obs_shape, spec.device)
+        # [rollout_step, env ids...]: the rollout rows this batch goes to, staged on the host, uploaded by act
         self._index_host, self._index_np, self._index = self.staging((spec.batch_size + 1,), torch.int64)
         self._index_np[1:] = np.arange(spec.batch_size)
 
     @property
-    def slots(self) -> int:
+    def rollout_steps(self) -> int:
         """One per loop step of the rollout: loop step s writes row s % num_steps."""
         return self.cfg.num_steps
 
@@ -57,9 +57,9 @@ class Reference(ActorCriticAlgorithm):
     def order_shape(self) -> tuple[int, int]:
         return self.cfg.update_epochs, self.cfg.num_steps
 
-    def stage(self, slot: int, ids: np.ndarray) -> None:
+    def stage(self, rollout_step: int, ids: np.ndarray) -> None:
         """Safe to overwrite: the previous act's upload was done before its actions came back."""
-        self._index_np[0] = slot
+        self._index_np[0] = rollout_step
         self._index_np[1:] = ids
 
     def act(self, frames: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
