@@ -71,7 +71,7 @@ class ScheduleConfig:
     identity; timed repetitions only. null: none."""
     total_env_steps: Optional[int] = None
     """A learning run (schedule=learn): one repetition to this many env steps, with a
-    learning curve in the result; needs agent.algo=ppo. null: timed repetitions."""
+    learning curve in the result; needs an algorithm that learns (registry.Algo.learns). null: timed repetitions."""
     target_return: Optional[float] = None
     """Learning runs: the result says when the running mean return first reached this."""
     return_window: int = 20
