@@ -1,8 +1,9 @@
 """A plugin as a user installs it: the A2C package in tests/plugins/a2c, installed by pip into a folder of
 its own (its entry point then found by every process), or named by its folder's path with the plugins key,
 run from the command line: every mode with an agent and a learning run with overlap under the basic
-launcher, two jobs at once under the node launcher. A PPO sweep made before it was installed resumes
-without running a job, and collects into one group with one made after."""
+launcher and, two at a time, under the node launcher, and in the fresh processes of SLURM's launcher. A PPO
+sweep made before it was installed resumes without running a job, and collects into one group with one made
+after."""
 
 from __future__ import annotations
 
@@ -70,18 +71,42 @@ def test_an_installed_a2c_makes_a_learning_run_with_overlap(tmp_path, installed)
     assert learning["total_env_steps"] >= 60 and learning["updates"] == len(learning["curve"]["env_steps"]) >= 2
 
 
-def test_a2c_named_by_its_folder_runs_two_jobs_at_once_under_the_node_launcher(tmp_path):
-    """Not installed: the plugins key names its folder, and each of the node launcher's workers, and each
-    job's child, loads it from the job's config."""
-    out = run_py("-m", f"hydra.sweep.dir={tmp_path}", f"plugins=[{PACKAGE / 'ppo_bench_a2c'}]", "agent.algo=a2c",
-                 "agent.num_steps=4", "mode=step,sendrecv", "hydra/launcher=node", "hydra.launcher.cpu_jobs=2", *TINY)
+NAMED = [f"plugins=[{PACKAGE / 'ppo_bench_a2c'}]", "agent.algo=a2c", "agent.num_steps=4"]
+"""A2C not installed: the plugins key names its folder."""
+NODE = ["hydra/launcher=node", "hydra.launcher.cpu_jobs=2"]
+
+
+def test_a2c_named_by_its_folder_runs_every_mode_with_an_agent_two_at_once_under_the_node_launcher(tmp_path):
+    """Each of the node launcher's workers, and each job's child, loads it from the job's config."""
+    out = run_py("-m", f"hydra.sweep.dir={tmp_path}", *NAMED, "mode=step,sendrecv,async,agent_only", *NODE, *TINY)
     assert out.returncode == 0, out.stderr[-3000:]
     got = records(tmp_path)
-    assert sorted(r["mode"] for r in got.values()) == ["sendrecv", "step"]
+    assert sorted(r["mode"] for r in got.values()) == ["agent_only", "async", "sendrecv", "step"]
     assert all(r["status"] == "ok" and r["config"]["agent"]["num_steps"] == 4 for r in got.values())
     assert all(r["placement"] is not None for r in got.values())  # each in a slot of the node launcher
     assert all("plugins" not in name for name in got)  # not in the folders' names, nor in the identity
     assert all("plugins" not in r["config"] for r in got.values())
+
+
+def test_a2c_named_by_its_folder_makes_a_learning_run_with_overlap_under_the_node_launcher(tmp_path):
+    out = run_py("-m", f"hydra.sweep.dir={tmp_path}", *NAMED, "schedule=learn", "mode=async", "agent.overlap=true",
+                 "agent.runtime=eager", "schedule.total_env_steps=60", "device=cpu", "env.num_envs=4", *NODE)
+    assert out.returncode == 0, out.stderr[-3000:]
+    (r,) = records(tmp_path).values()
+    assert r["status"] == "ok" and r["placement"] is not None and r["learning"]["updates"] >= 2
+
+
+def test_a2c_named_by_its_folder_runs_in_the_fresh_processes_of_slurm_s_launcher(tmp_path):
+    """hydra/launcher=slurm's code through submitit's local executor: each job in a fresh interpreter,
+    as on a SLURM node, which loads the plugin from the job's config."""
+    pytest.importorskip("hydra_plugins.hydra_submitit_launcher")
+    local = ["hydra/launcher=submitit_local",
+             "hydra.launcher._target_=hydra_plugins.ppo_bench_launcher.submitit_launchers.LocalLauncher"]
+    out = run_py("-m", f"hydra.sweep.dir={tmp_path}", *local, *NAMED, "mode=step,sendrecv", *TINY)
+    assert out.returncode == 0, out.stderr[-3000:]
+    got = records(tmp_path)
+    assert sorted(r["mode"] for r in got.values()) == ["sendrecv", "step"]
+    assert all(r["status"] == "ok" and r["algo"] == "a2c" for r in got.values())
 
 
 def test_a_ppo_sweep_made_before_the_plugin_resumes_and_collects_with_one_made_after(tmp_path, installed):
