@@ -273,7 +273,7 @@ def test_load_above_the_cpu_count_is_one_warning_per_group(tmp_path, capsys):
     write(tmp_path, "s1", mode="step", n=1, reps=[100.0], load=9.0, cpus=2)
     write(tmp_path, "r1", mode="sendrecv", n=1, reps=[900.0], load=2.0, cpus=2)  # at the count: not above
     write(tmp_path, "s8", mode="step", n=8, reps=[100.0], load=0.5, load_after=3.5, cpus=2)
-    write(tmp_path, "other", mode="step", n=8, reps=[100.0], frameskip=4, load=3.0, cpus=4)
+    write(tmp_path, "other", mode="step", n=8, reps=[100.0], frameskip=4, load=1.5, cpus=2)
     c = collect([tmp_path], plot=False)
     assert c.overloaded == ["env.frameskip=5: 2 of 3 jobs, load up to 9.0 on 2 CPUs: step n=1, step n=8"]
     flags = {(r.group, r.mode, r.num_envs): r.overloaded for r in c.table.itertuples()}

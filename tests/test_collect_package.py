@@ -15,7 +15,7 @@ from ppo_bench.registry import BACKENDS, MODES, RUNTIMES
 from test_collect import write
 
 PACKAGE = ROOT / "ppo_bench" / "collect"
-STEPS = ["sources", "load", "common", "measured", "probe_limit", "bound_per_design", "interleaved", "throughput",
+STEPS = ["sources", "machines", "load", "common", "measured", "probe_limit", "bound_per_design", "interleaved", "throughput",
          "side_by_side", "phases", "startup", "equal_steps", "learning", "integrity", "baseline", "palette", "panels", "view",
          "chart", "curves", "headline", "about", "figures", "html", "report", "cli"]  # each may import only those before it
 

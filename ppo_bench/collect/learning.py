@@ -99,7 +99,7 @@ def _seed_rows(jobs: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
             "target_return": lr["target_return"], "window": lr["window"],
             "time_to_target_s": wall, "env_steps_to_target": steps,
             "env_steps_per_s": lr["env_steps_per_s"], "setup_s": lr["setup_s"], "wall_s": lr["wall_s"],
-            "path": j.path, "learning": lr, "stopped": j.stopped,
+            "path": j.path, "learning": lr, "stopped": j.stopped, "host_machine": j.host_machine,
         })
     seeds = pd.DataFrame(rows)
     if not seeds.empty:
@@ -129,6 +129,7 @@ def _summary(seeds: pd.DataFrame) -> pd.DataFrame:
             "group": group, "mode": mode, "num_envs": n, "groups": first["groups"], "backend": first["backend"],
             "runtime": first["runtime"], "algo": first["algo"], "network": first["network"],
             "seeds": len(sub), "stopped_seeds": len(every) - len(sub), "seeds_with_return": len(finals),
+            "hosts": sub["host_machine"].nunique(),  # of one hardware (collect.machines)
             "final_iqm": iqm(finals) if len(finals) else np.nan, "final_lo": lo, "final_hi": hi,
             "target_return": first["target_return"], "window": first["window"],
             "reached": int(pd.notna(times).sum()),
@@ -218,7 +219,8 @@ def _num(x, spec: str) -> str:
 
 
 def _seeds_cell(r) -> str:
-    return str(r.seeds) + (f" (+{r.stopped_seeds} stopped early)" if r.stopped_seeds else "")
+    return (str(r.seeds) + (f" (+{r.stopped_seeds} stopped early)" if r.stopped_seeds else "")
+            + (f", on {r.hosts} hosts" if r.hosts > 1 else ""))
 
 
 def _seed_final_cell(r) -> str:
@@ -280,7 +282,8 @@ def markdown(c: Collection) -> list[str]:
               "(the throughput table pools the same seeds); start-up s = from the job's start to its loop's, "
               "median over seeds as the start-up section's total; stopped early = a seed whose job failed part-way: "
               "its curve counts up to the failure (curves, equal env steps), not in final return or time to "
-              "target; a seed that stopped at the target counts at its last return past its end (curves, equal "
+              "target; on N hosts = seeds pooled from N hosts of one hardware (GPU model, CPU model and count), "
+              "whose configuration's name says which where the collection holds more than one; a seed that stopped at the target counts at its last return past its end (curves, equal "
               "env steps); agree = at those env steps the two IQMs differ by no "
               "more than the wider of the two seed ranges (max - min over seeds) and the two ranges overlap (no "
               "side's every seed beyond the other's every seed); n/a = a seed with no finished "

@@ -41,9 +41,11 @@ from ppo_bench.record.identity import as_today, flatten, group_identity
 from ppo_bench.record.parts import Machine, Measured, Timing
 from ppo_bench.record.results import BadResult, Record
 from ppo_bench.record.typed import UNSET
+from . import machines
 from .sources import ACCEPTS, KILLED, Found, launched, walk
 
 SINGLE_GROUP = "all"
+MACHINE = "machine"  # in a group's name where jobs ran on more than one machine (`machines`)
 BASELINE_COLUMNS = ["identity", "mode", "num_envs", "mean", "reps"]
 
 
@@ -211,7 +213,7 @@ def _job(path: Path, rec: Record) -> dict:
         "algo": flat["agent.algo"], "network": flat.get("agent.name"), "seed": flat.get("seed"),
         "learning": _learning(rec, stopped),
         "stopped": rec.error if stopped else None,
-        "provenance": rec.provenance.to_json(), "overrides": [str(o) for o in rec.overrides or []],
+        "provenance": rec.provenance.to_json(), "hardware": machines.of(rec.provenance), "overrides": [str(o) for o in rec.overrides or []],
         "warnings": [str(w) for w in rec.warnings or []],
         "interleaved": probe and {"mode": probe.mode, "reps": [float(x) for x in probe.reps]},
     }
@@ -244,19 +246,25 @@ def slot_cores(rec: Record) -> Optional[frozenset]:
 
 
 def name_groups(jobs: pd.DataFrame) -> None:
-    """Name each identity by the keys whose values differ between the identities that have them.
+    """Name each identity on each machine (`machines`): its `group`, `group_names` of the identities with
+    the machine among their keys (named where the collection's jobs ran on more than one)."""
+    machines.assign(jobs, list(jobs["hardware"]))
+    jobs["group"] = group_names([{**d, MACHINE: m} for d, m in zip(jobs["ident"], jobs["ran_on"])],
+                                hide=() if jobs["host_machine"].nunique() > 1 else (MACHINE,))
+
+
+def group_names(idents: list[dict], hide: tuple = ()) -> list[str]:
+    """Each identity named by the keys whose values differ between the identities that have them (but
+    those in `hide`: a single machine, which a learning run names by its hardware alone).
 
     A key an identity lacks (a learning run's pooled seed; another algorithm's own key, which its
     record does not keep) is left out of its name rather than shown as null, which would read as a
     seed called null, and does not make the identities that have it differ: agent.algo already
     tells a PPO run from a reference job, without PPO's every default."""
-    idents = dict(zip(jobs["identity"], jobs["ident"]))
-    keys = sorted(set().union(*idents.values()))
-    differing = [k for k in keys if len({json.dumps(d[k]) for d in idents.values() if k in d}) > 1]
+    keys = sorted(set().union(*idents) - set(hide))
+    differing = [k for k in keys if len({json.dumps(d[k]) for d in idents if k in d}) > 1]
     show = lambda v: v if isinstance(v, str) else json.dumps(v)  # noqa: E731  (Hydra override syntax)
-    names = {i: ", ".join(f"{k}={show(d[k])}" for k in differing if k in d) or SINGLE_GROUP
-             for i, d in idents.items()}
-    jobs["group"] = jobs["identity"].map(names)
+    return [", ".join(f"{k}={show(d[k])}" for k in differing if k in d) or SINGLE_GROUP for d in idents]
 
 
 def _label_modes(jobs: pd.DataFrame) -> None:

@@ -31,7 +31,7 @@ WORDS = {
     "schedule.bench_steps": "{v} loop steps per rep", "schedule.reps": "{v} reps",
     "schedule.warmup": "{v} warm-up steps", "schedule.max_seconds": "stops at {v} s",
     "schedule.total_env_steps": "stops at {v} env steps", "schedule.target_return": "target return {v}",
-    "schedule.stop_at_target": "stops at the target: {v}", "schedule.interleave": "{v} timed after each rep",
+    "schedule.stop_at_target": "stops at the target: {v}", "machine": "on {v}", "schedule.interleave": "{v} timed after each rep",
 }
 
 

@@ -27,7 +27,7 @@ from ppo_bench.registry import BACKENDS, MODES, RUNTIMES
 from . import throughput
 from .common import (camel, decimals, interval, marks_legend, md_table, mode_order, paired, pooled, pooled_mean,
                      probes, ratio_cell, round_ratios, sort_modes)
-from .load import Collection, name_groups
+from .load import MACHINE, Collection, group_names
 
 # Configurations that differ in one key are put side by side by the jobs' column: the key's registry
 # (its config key, and its reference: the value the others are compared with), and the fields of the
@@ -87,16 +87,16 @@ def _side_by_side(jobs: pd.DataFrame, column: str) -> tuple[pd.DataFrame, list[s
     and another value.
     """
     key, reference = COMPARED[column][0].key, reference_of(column)
+    hide = () if jobs["host_machine"].nunique() > 1 else (MACHINE,)  # named where the collection's differ
     jobs = jobs[~jobs["mode_name"].isin(unaffected(column))]
-    rest = [json.dumps({k: v for k, v in i.items() if k != key}, sort_keys=True) for i in jobs["ident"]]
+    rest = [json.dumps({**{k: v for k, v in i.items() if k != key}, MACHINE: m}, sort_keys=True)
+            for i, m in zip(jobs["ident"], jobs["ran_on"])]  # never a pair of two machines
     j = jobs.assign(rest=rest, mode_label=[_mode_label(n, m) for n, m in zip(jobs["mode_name"], jobs["mode_cfg"])])
     compared = j.groupby("rest")[column].transform(lambda v: reference in set(v) and v.nunique() > 1)
     j = j[compared.astype(bool)].copy()
     if j.empty:
         return pd.DataFrame(), []
-    names = pd.DataFrame({"identity": j["rest"], "ident": [json.loads(r) for r in j["rest"]]})
-    name_groups(names)
-    j["configuration"] = names["group"].to_numpy()
+    j["configuration"] = group_names([json.loads(r) for r in j["rest"]], hide)
     others = sorted(set(j[column]) - {reference})
     rows, warnings = [], []
     for (_, conf, mode, n), cell in j.groupby(["rest", "configuration", "mode_label", "num_envs"]):

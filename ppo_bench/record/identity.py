@@ -82,13 +82,17 @@ def as_today(flat: dict) -> dict:
             **{f"agent.{k}": v for k, v in agent.items()}}
 
 
+def learns(flat: dict) -> bool:
+    """Whether a flat config's job is a learning run: the registry's flag; an algorithm not registered in
+    the reading process learns unless it is the reference."""
+    algo = flat.get("agent.algo", ALGOS.reference.name)
+    return ALGOS[algo].learns if algo in ALGOS else algo != ALGOS.reference.name
+
+
 def group_identity(flat: dict) -> dict:
     """The keys that say what was measured: all but the mode's, num_envs, round, profile and interleave
     (what runs beside the timed reps, not in them); and
     for a learning run the seed (its seeds are samples of one configuration) and where it stops
     (`STOPS`: they cut a curve short, they do not change it)."""
-    algo = flat.get("agent.algo", ALGOS.reference.name)
-    # the registry's flag; an algorithm not registered in the reading process learns unless it is the reference
-    learns = ALGOS[algo].learns if algo in ALGOS else algo != ALGOS.reference.name
-    pooled = NOT_IDENTITY + (("seed", *STOPS) if learns else ())
+    pooled = NOT_IDENTITY + (("seed", *STOPS) if learns(flat) else ())
     return {k: v for k, v in flat.items() if k not in pooled and not k.startswith("mode.")}

@@ -187,7 +187,9 @@ class Provenance(Part):
     ale_py: Optional[str] = UNSET
     numpy: Optional[str] = UNSET
     cuda: Optional[str] = UNSET
-    gpu: Optional[str] = UNSET
+    gpu: Optional[str] = UNSET  # the GPU the job ran on; None on the CPU
+    gpu_models: Optional[list[str]] = UNSET  # the machine's GPUs, as its driver names them
+    gpu_driver: Optional[str] = UNSET
     cpu_count: Optional[int] = UNSET
     cpu_model: Optional[str] = UNSET
     virtual_machine: Optional[bool] = UNSET

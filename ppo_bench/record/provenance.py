@@ -69,8 +69,32 @@ def cpu() -> dict:
             "cpuidle_driver": driver.strip() if driver is not None else None}
 
 
+def nvidia(root: Path = Path("/proc/driver/nvidia")) -> dict:
+    """The machine's NVIDIA GPUs by model and its driver's version, as the driver tells them without
+    initialising CUDA (so a job that never touches the GPU, an emulator probe, names the GPU its machine
+    has, as the loop beside it does): /proc/driver/nvidia, else `nvidia-smi`; None where neither answers
+    (no NVIDIA driver, or a container that shows neither)."""
+    models = []
+    try:
+        for info in sorted((root / "gpus").glob("*/information")):
+            fields = dict(line.partition(":")[::2] for line in info.read_text().splitlines())
+            models += [fields["Model"].strip()] if "Model" in fields else []
+    except OSError:
+        models = []
+    version = _read(str(root / "version")) or ""
+    driver = next((w for line in version.splitlines() if line.startswith("NVRM") for w in line.split()
+                   if w[:1].isdigit() and "." in w), None)
+    if not models or driver is None:
+        smi = _run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"])
+        rows = [[c.strip() for c in line.split(",")] for line in (smi or "").splitlines() if "," in line]
+        models = models or [r[0] for r in rows]
+        driver = driver or (rows[0][1] if rows else None)
+    return {"gpu_models": models or None, "gpu_driver": driver}
+
+
 def describe(gpu: bool = True) -> dict:
-    """What ran where: host, versions, accelerator, source commit (local commands only).
+    """What ran where: host, versions, accelerator (the job's own GPU, and the machine's GPUs and their
+    driver), CPU model and count, source commit (local commands only).
     gpu=False: no CUDA probe (it would initialise CUDA) and no import of torch."""
     commit = _run(["git", "rev-parse", "HEAD"])
     dirty = _run(["git", "status", "--porcelain", "--untracked-files=no"])
@@ -89,6 +113,7 @@ def describe(gpu: bool = True) -> dict:
         **{name.replace("-", "_"): _installed(name) for b in BACKENDS for name in b.versions},
         "cuda": torch.version.cuda if cuda else None,
         "gpu": torch.cuda.get_device_name() if cuda else None,
+        **nvidia(),
         "cpu_count": os.cpu_count(),
         **cpu(),
         "git_commit": commit,
