@@ -178,3 +178,44 @@ def test_the_toy_launcher_keeps_failures_apart_counts_them_and_resumes(tmp_path)
     assert again.stderr.splitlines()[-1] == "3 of 4 jobs failed (each one's line says why)"
     table = (tmp_path / "summary" / "table.md").read_text()
     assert f"- {blocked}: no record written" in table  # its notes name it in the summary
+
+
+# --- one per-job path ---------------------------------------------------------------------------------
+
+LAUNCHERS = [ROOT / "ppo_bench" / "launch" / "node.py", TESTS / "toy_launcher.py",
+             *sorted((ROOT / "hydra_plugins" / "ppo_bench_launcher").glob("*.py"))]
+PER_JOB = ("run_job", "job_config", "stoppable", "set_state")  # the steps of a job's path, launching's own
+
+
+def per_job_calls(source: str) -> set[str]:
+    import ast
+
+    return {node.attr if isinstance(node, ast.Attribute) else node.id for node in ast.walk(ast.parse(source))
+            if isinstance(node, (ast.Attribute, ast.Name))} & {*PER_JOB, "run_on_worker"}
+
+
+def test_every_launcher_runs_its_jobs_through_the_one_per_job_path():
+    """Each launcher (basic, node, SLURM's, the toy) hands every job to launching.run_on_worker (stop held,
+    Hydra's state, the plugins, the job's config, the folder guard); none writes those steps again."""
+    written = {path.name: per_job_calls(path.read_text()) for path in LAUNCHERS}
+    callers = {name for name, calls in written.items() if "run_on_worker" in calls}
+    assert {"node.py", "toy_launcher.py", "submitit_launchers.py"} <= callers
+    assert {name: calls - {"run_on_worker"} for name, calls in written.items() if calls - {"run_on_worker"}} == {}
+    basic = (ROOT / "ppo_bench" / "launch" / "launching.py").read_text().split("\ndef in_turn", 1)[1]
+    assert "run_on_worker" in per_job_calls("def in_turn" + basic.split("\ndef ", 1)[0])  # the basic's
+    assert per_job_calls("def f(job):\n    launching.run_job(ctx, fn, job)\n") == {"run_job"}  # the rule sees one
+
+
+def test_a_worker_loads_the_plugins_its_sweep_names_before_the_job_is_composed(tmp_path, monkeypatch):
+    """A fresh worker (a Ray or SLURM job's interpreter) knows only what the sweep's config and the job's
+    overrides name: run_on_worker loads those plugins before it composes the job's config."""
+    from ppo_bench.config import plugins
+
+    seen = []
+    monkeypatch.setattr(plugins, "load", lambda names=(): seen.append(list(names)) or [])
+    monkeypatch.setattr(launching, "job_config", lambda *a: seen.append("composed") or (_ for _ in ()).throw(
+        RuntimeError("stop here")))
+    config = OmegaConf.create({"plugins": ["sweep_plugin.py"]})
+    with pytest.raises(RuntimeError, match="stop here"):
+        launching.run_on_worker(None, None, config, ["seed=1", "plugins=[job_plugin]"], 0, "w0")
+    assert seen == [["sweep_plugin.py", "job_plugin"], "composed"]

@@ -17,8 +17,7 @@ import threading
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
-from hydra.core.singleton import Singleton
-from hydra.core.utils import JobReturn, setup_globals
+from hydra.core.utils import JobReturn
 
 try:
     from hydra_plugins.hydra_submitit_launcher import submitit_launcher
@@ -50,16 +49,12 @@ class Guarded:
                  singleton_state: dict) -> Optional[JobReturn]:
         import submitit
 
-        from ppo_bench.launch import launching, stops
+        from ppo_bench.launch import launching
 
-        if self.stop_file is not None and stops.stopping(self.stop_file):
-            return None  # its sweep is stopping: a job that has not started does not start
-        with stops.stoppable():  # submitit's own handler lets SIGTERM pass (it waits for preemption's)
-            Singleton.set_state(singleton_state)
-            setup_globals()
-            job = launching.job_config(self.hydra_context, self.config, sweep_overrides, job_num,
-                                       submitit.JobEnvironment().job_id)
-            return launching.run_job(self.hydra_context, self.task_function, job)
+        # submitit's own handler lets SIGTERM pass (it waits for preemption's): the stop is held from here
+        return launching.run_on_worker(self.hydra_context, self.task_function, self.config, sweep_overrides,
+                                       job_num, submitit.JobEnvironment().job_id, singleton_state=singleton_state,
+                                       stop_file=self.stop_file)
 
 
 def in_a_thread_apart(fn: Callable[..., Any], *args: Any) -> Any:

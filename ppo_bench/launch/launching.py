@@ -3,8 +3,9 @@ guard, and which jobs are in progress (the signals sent on to them: `stops`).
 
 ppo_bench's basic launcher (`hydra/launcher=basic`), the node launcher (`node`) and SLURM's
 (`hydra/launcher=slurm`) use it, through Hydra's public parts: a Launcher plugin calls Hydra's
-`run_job` for each job, and the task function (`cli.job`) runs inside it. A new launcher is a loop
-over `job_config` and `run_job` (tests/toy_launcher.py is one).
+`run_job` for each job, and the task function (`cli.job`) runs inside it. Every launcher runs each
+job through `run_on_worker`, the one per-job path, wherever the job runs; a new launcher is a loop
+over it (tests/toy_launcher.py is one).
 
 - Job notes: a line per job in `<sweep dir>/.jobs.jsonl` as it starts and one as it ends (`noted`,
   around the task function), written by the process that runs the job, under any launcher: the
@@ -33,8 +34,9 @@ import socket
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Optional, Sequence
+from typing import Any, Callable, Iterator, Optional, Sequence
 
+from hydra.core.singleton import Singleton
 from hydra.core.utils import JobReturn, JobStatus, configure_log, filter_overrides, setup_globals
 from hydra.core.utils import run_job as hydra_run_job
 from hydra.errors import CompactHydraException
@@ -42,7 +44,7 @@ from hydra.types import HydraContext, RunMode, TaskFunction
 from omegaconf import DictConfig, open_dict
 
 from ppo_bench.record.folder import JOB_NOTES
-from ppo_bench.launch.stops import stoppable
+from ppo_bench.launch.stops import stoppable, stopping
 from ppo_bench.signals import Terminated
 
 log = logging.getLogger(__name__)
@@ -215,11 +217,44 @@ def in_turn(launcher: Any, job_overrides: Sequence[Sequence[str]], initial_job_i
     for idx, overrides in enumerate(job_overrides, initial_job_idx):
         log.info("\t#%d : %s", idx, " ".join(filter_overrides(overrides)))
         try:
-            with stoppable():
-                runs.append(run_job(context, launcher.task_function, job_config(context, config, overrides, idx, idx)))
+            runs.append(run_on_worker(context, launcher.task_function, config, overrides, idx, idx))
         finally:  # the job's own logging set it up anew (its log file too, where the sweep stops)
             configure_log(config.hydra.hydra_logging, config.hydra.verbose)
     return runs
+
+
+def run_on_worker(hydra_context: HydraContext, task_function: TaskFunction, config: DictConfig,
+                  overrides: Sequence[str], idx: int, job_id: Any, *, singleton_state: Optional[dict] = None,
+                  stop_file: Optional[Path] = None,
+                  before: Optional[Callable[[contextlib.ExitStack, DictConfig], None]] = None) -> Optional[JobReturn]:
+    """One job of a sweep, in whichever process a launcher runs it (the sweep's own, a pool's worker, a
+    SLURM or Ray job's fresh interpreter): the one per-job path every launcher calls.
+
+    In order: a stop from here on is held until the job's runner can record it (`stops.stoppable`);
+    Hydra's state is the sweep's (`singleton_state`, where this is another process); the plugins the
+    sweep names are loaded (`config.plugins`: from the sweep's config and the job's overrides, before
+    the job's config is composed, so that a plugin's keys are in its schema); the job's config is made;
+    `before(held, job)`, a launcher's own step (the node launcher claims and pins its slot; what it
+    enters into `held` is left after the job), where an OSError fails the job alone, in one line
+    (`failed_before`); a job of a sweep that is stopping (`stop_file`) does not start (None); then the
+    job runs through `run_job`."""
+    from ppo_bench.config import plugins
+
+    with contextlib.ExitStack() as held:
+        held.enter_context(stoppable())
+        if singleton_state is not None:
+            Singleton.set_state(singleton_state)
+            setup_globals()
+        plugins.load([*(config.get(plugins.KEY) or ()), *plugins.named_on(overrides)])
+        job = job_config(hydra_context, config, overrides, idx, job_id)
+        if before is not None:
+            try:
+                before(held, job)
+            except OSError as e:
+                return failed_before(job, e)
+        if stop_file is not None and stopping(stop_file):
+            return None
+        return run_job(hydra_context, task_function, job)
 
 
 def job_config(hydra_context: HydraContext, config: DictConfig, overrides: Sequence[str], num: int,

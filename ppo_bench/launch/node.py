@@ -2,7 +2,7 @@
 
 The jobs run through joblib (loky worker processes, `n_jobs` = the node's slots, one job a
 batch, dispatched in sweep order); each worker runs its job as every launcher here does
-(`launching`: the job's config, Hydra's run_job with the folder guard, the notes). What is
+(`launching.run_on_worker`: the job's config, its plugins, Hydra's run_job with the folder guard, the notes). What is
 added here is the slots: each job claims one and pins its process to it (`placement`). The
 sweep ends as the basic launcher's does:
 
@@ -122,23 +122,14 @@ def trackers_apart() -> None:
 
 def run_in_slot(folder: Path, slots: list[dict], hydra_context: Any, config: Any, task_function: Any,
                 singleton_state: dict, idx: int, overrides: Sequence[str]) -> Optional[Any]:
-    """One job, in a worker: claim a slot, pin this process to it, run the job as every launcher here
-    does (launching); None when the sweep is stopping (the job does not start). A slot that cannot be
-    claimed (the sweep folder turned read-only or full) fails the job as its folder would
-    (`launching.failed_before`)."""
-    from hydra.core.singleton import Singleton
-    from hydra.core.utils import setup_globals
+    """One job, in a worker, as every launcher runs one (`launching.run_on_worker`), with this launcher's
+    own step before it: claim a slot and pin this process to it. None when the sweep is stopping (the
+    job does not start). A slot that cannot be claimed (the sweep folder turned read-only or full)
+    fails the job as its folder would."""
 
-    with contextlib.ExitStack() as held:
-        held.enter_context(stops.stoppable())
-        Singleton.set_state(singleton_state)
-        setup_globals()
-        job = launching.job_config(hydra_context, config, overrides, idx, f"{config.hydra.job.name}_{idx}")
-        try:
-            where = held.enter_context(placement.claim(folder, slots))
-        except OSError as e:
-            return launching.failed_before(job, e)
-        if stops.stopping(folder / STOP):
-            return None
-        placement.place(where)
-        return launching.run_job(hydra_context, task_function, job)
+    def in_a_slot(held: contextlib.ExitStack, job: Any) -> None:
+        placement.place(held.enter_context(placement.claim(folder, slots)))
+
+    return launching.run_on_worker(hydra_context, task_function, config, overrides, idx,
+                                   f"{config.hydra.job.name}_{idx}", singleton_state=singleton_state,
+                                   stop_file=folder / STOP, before=in_a_slot)
