@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
+from omegaconf import OmegaConf
 
 from conftest import ROOT, as_a_terminal_s
 from ppo_bench.launch import placement
@@ -50,12 +51,34 @@ def test_the_pools_tracker_cleans_up_after_a_stop_without_a_warning_under_the_sw
     assert ("resource_tracker" in out.stderr) != apart, out.stderr
 
 
+def test_a_slurm_job_reads_its_grant_and_says_it_as_a_slot_is_said(monkeypatch):
+    """SLURM pins the job (its cgroup, CUDA_VISIBLE_DEVICES); the job reads the grant, and the record and
+    the emulators' thread count follow it as they follow a node launcher's slot."""
+    from ppo_bench.config import placed
+    from ppo_bench.env.backends import num_threads
+    from ppo_bench.record.parts import Placement
+
+    assert placement.slurm_grant({"PATH": "/bin"}) is None  # not in a SLURM job
+    env = {"SLURM_JOB_ID": "42", "SLURMD_NODENAME": "n1", "SLURM_JOB_PARTITION": "debug", "SLURM_CPUS_ON_NODE": "1",
+           "CUDA_VISIBLE_DEVICES": "2"}
+    where = placement.slurm_grant(env)
+    assert where["grant"] == {"scheduler": "slurm", "job_id": "42", "node": "n1", "partition": "debug", "cpus": 1,
+                              "gpus": 1}
+    assert (where["granted_by"], where["gpu"], where["cores"]) == ("slurm", "2", sorted(os.sched_getaffinity(0)))
+    monkeypatch.delenv(placed.ENV, raising=False)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0})  # a grant of one core
+    placement.granted({**where, "cores": [0]})
+    assert placed.current()["grant"]["job_id"] == "42"
+    assert Placement.from_json(placed.current(), "placement").grant.partition == "debug"  # as the record reads it
+    assert num_threads(OmegaConf.create({"num_threads": None, "num_envs": 8})) == 1
+
+
 def test_slots_split_the_cores_evenly_and_disjointly_one_per_gpu():
     two = placement.plan(["0", "1"], cpu_jobs=5, cores=list(range(7)))  # the GPUs decide; core 6 is left over
     assert [(s["slot"], s["gpu"], s["cores"]) for s in two] == [(0, "0", [0, 1, 2]), (1, "1", [3, 4, 5])]
     assert all(s["slots"] == 2 and s["shared_node"] for s in two)
     (alone,) = placement.plan([], cpu_jobs=1, cores=[0, 1])
-    assert alone == {"slot": 0, "slots": 1, "gpu": None, "cores": [0, 1], "shared_node": False}
+    assert alone == {"slot": 0, "slots": 1, "gpu": None, "cores": [0, 1], "shared_node": False, "granted_by": "node"}
     with pytest.raises(ValueError, match="3 slots .* but 2 cores"):
         placement.plan([], cpu_jobs=3, cores=[0, 1])
     assert placement.describe(two[1]) == "slot 1 of 2: GPU 1, cores 3-5 (3)"
@@ -75,7 +98,6 @@ def test_visible_gpus_are_cuda_visible_devices_else_nvidia_smi_s(monkeypatch, tm
 
 
 def test_the_gpus_to_use_are_visible_ones(monkeypatch):
-    from omegaconf import OmegaConf
 
     monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "0,1")
     assert placement.chosen_gpus(None) == ["0", "1"]

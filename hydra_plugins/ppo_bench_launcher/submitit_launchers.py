@@ -49,12 +49,13 @@ class Guarded:
                  singleton_state: dict) -> Optional[JobReturn]:
         import submitit
 
-        from ppo_bench.launch import launching
+        from ppo_bench.launch import launching, placement
 
         # submitit's own handler lets SIGTERM pass (it waits for preemption's): the stop is held from here
         return launching.run_on_worker(self.hydra_context, self.task_function, self.config, sweep_overrides,
                                        job_num, submitit.JobEnvironment().job_id, singleton_state=singleton_state,
-                                       stop_file=self.stop_file)
+                                       stop_file=self.stop_file,
+                                       before=lambda held, job: placement.granted(placement.slurm_grant()))
 
 
 def in_a_thread_apart(fn: Callable[..., Any], *args: Any) -> Any:

@@ -34,7 +34,8 @@ def available(meminfo: str = MEMINFO) -> Optional[int]:
 
 
 def machine() -> tuple[Optional[int], int]:
-    """What this job's check reads: (MemAvailable in bytes or None, the node launcher's slots or 1)."""
+    """What this job's check reads: (MemAvailable in bytes or None, the node launcher's slots or 1: a
+    scheduler's grant is one job's)."""
     where = placed.current()
     return available(), int(where["slots"]) if where else 1
 

@@ -1,6 +1,7 @@
 """The placement a job runs under, as the launcher that placed it said: read by every layer that
 needs it (the record, the emulators' threads, the memory check), written by the node launcher
-(`launch.placement.place`), which claims and pins the slot.
+(`launch.placement.place`), which claims and pins the slot, and by SLURM's and Ray's launchers from
+their scheduler's grant (`launch.placement.granted`).
 
 It lives at the bottom of the layers because a job's own modules read it and a launcher writes it:
 an environment variable, so that the job's fork server and child see it too.

@@ -124,7 +124,7 @@ class VectorEnv(Protocol):
 
 def num_threads(env_cfg: Any, groups: int = 1) -> int:
     """env.num_threads; when it is null, the reference's min(num_envs, 16), no more than the slot's
-    cores in a job of the node launcher (see placement), and in async batches (groups > 1) no more
+    cores in a job a launcher placed (the node launcher's slot, SLURM's or Ray's grant: config.placed), and in async batches (groups > 1) no more
     than the cores this process may use less one, left to the loop's own thread.
 
     ale-py 0.12.1's async batches repeat or starve an env when its emulator threads are short of
@@ -134,7 +134,7 @@ def num_threads(env_cfg: Any, groups: int = 1) -> int:
     if env_cfg.num_threads:
         return env_cfg.num_threads
     threads = min(env_cfg.num_envs, 16)
-    if placed.current() is not None:  # the node launcher's slot: no more threads than its cores
+    if placed.current() is not None:  # a slot or a grant: no more threads than its cores
         threads = min(threads, len(os.sched_getaffinity(0)))
     if groups > 1:
         threads = min(threads, max(1, len(os.sched_getaffinity(0)) - 1))

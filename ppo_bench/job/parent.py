@@ -169,7 +169,7 @@ def run(cfg: DictConfig, output_dir: Optional[Path] = None) -> dict:
         print(f"{head_of(Record(**identity.fields()))}: FAILED: {line}", file=sys.stderr)  # its log is in that folder
         raise JobFailed(line) from None
     started, started_mono = time.time(), time.monotonic()
-    where = placed.current()  # the node launcher's slot; None under the others
+    where = placed.current()  # the node launcher's slot, SLURM's or Ray's grant; None under the basic launcher
     record = Record.new(identity, job.overrides, JobFolder(num=job.num, output_dir=str(job.output_dir)), started,
                         None if where is None else Placement.from_json(where, "placement"))
     child = None

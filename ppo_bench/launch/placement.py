@@ -18,6 +18,11 @@ is restarted when this process's environment changes (isolation), so it sees all
 own `thread_affinity_offset` is not used: the process's mask already keeps the threads on the
 slot's cores, and pinning each thread to one core would fight the loop's thread for it.
 
+Under SLURM (and Ray) the scheduler grants the cores and the GPU and pins them itself: the job reads its
+grant (`slurm_grant`, `grant`) and says it the same way (`granted`: PPO_BENCH_PLACEMENT, with
+`granted_by` and what the scheduler says of it), so that the record and the emulators' thread count
+follow it as they follow a slot.
+
 Not done: NUMA. Cores are split in id order, not by the NUMA node of each GPU's PCIe root.
 """
 
@@ -31,7 +36,7 @@ import subprocess
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Optional
 
 from ppo_bench.config.placed import ENV
 
@@ -105,7 +110,8 @@ def plan(gpus: list[str], cpu_jobs: int, cores: list[int]) -> list[dict]:
                          "cores: every slot needs a core of its own")
     per = len(cores) // slots
     return [{"slot": k, "slots": slots, "gpu": gpus[k] if gpus else None,
-             "cores": sorted(cores)[k * per:(k + 1) * per], "shared_node": slots > 1} for k in range(slots)]
+             "cores": sorted(cores)[k * per:(k + 1) * per], "shared_node": slots > 1, "granted_by": "node"}
+            for k in range(slots)]
 
 
 def describe(where: dict) -> str:
@@ -170,5 +176,34 @@ def place(where: dict) -> None:
     """Pin this process to the slot's cores and GPU, and say so in its environment (see the module doc)."""
     os.sched_setaffinity(0, where["cores"])
     os.environ["CUDA_VISIBLE_DEVICES"] = where["gpu"] or ""
-    os.environ[ENV] = json.dumps(where)
+    granted(where)
+
+
+def granted(where: Optional[dict]) -> None:
+    """Say in this process's environment where its job runs, as `place` does for a slot, for a grant the
+    scheduler has already pinned (SLURM's, Ray's): the runner records it, and `env.num_threads=null`
+    follows its cores (env.backends.num_threads), in the job's child too. None: no grant, nothing said."""
+    if where is not None:
+        os.environ[ENV] = json.dumps(where)
+
+
+def grant(scheduler: str, gpu: Optional[str], **about: Any) -> dict:
+    """A scheduler's grant as a placement: the cores this process may use (the scheduler's cgroup or
+    affinity, as the kernel enforces it) and the GPU it may see (CUDA_VISIBLE_DEVICES, as the scheduler
+    set it), with what the scheduler says of it (`about`: record.parts.Grant's fields). One job of its
+    own: whether others ran beside it on the node is the collector's to tell, from their windows."""
+    return {"slot": 0, "slots": 1, "gpu": gpu, "cores": sorted(os.sched_getaffinity(0)), "shared_node": None,
+            "granted_by": scheduler, "grant": {"scheduler": scheduler, **about}}
+
+
+def slurm_grant(environ: Optional[dict] = None) -> Optional[dict]:
+    """This SLURM job's grant, from the variables SLURM sets in a job's environment; None outside one."""
+    env = os.environ if environ is None else environ
+    if not env.get("SLURM_JOB_ID"):
+        return None
+    visible = env.get("CUDA_VISIBLE_DEVICES") or None
+    cpus = env.get("SLURM_CPUS_ON_NODE", "")
+    return grant("slurm", visible, job_id=env["SLURM_JOB_ID"], node=env.get("SLURMD_NODENAME"),
+                 partition=env.get("SLURM_JOB_PARTITION"), cpus=int(cpus) if cpus.isdigit() else None,
+                 gpus=len(visible.split(",")) if visible else 0)
 

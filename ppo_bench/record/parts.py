@@ -168,13 +168,28 @@ class JobFolder(Part):
 
 
 @dataclass(kw_only=True)
+class Grant(Part):
+    """What a cluster's scheduler granted the job (launch.placement): SLURM's job, or Ray's task."""
+    scheduler: str = UNSET  # "slurm" or "ray"
+    job_id: Optional[str] = UNSET  # SLURM's job id; Ray's job id
+    node: Optional[str] = UNSET  # the node's name (SLURM) or id (Ray)
+    partition: Optional[str] = UNSET  # SLURM's
+    cpus: Optional[int] = UNSET  # the CPUs granted, as the scheduler counts them
+    gpus: Optional[float] = UNSET  # the GPUs granted, as the scheduler counts them (Ray's may be a fraction)
+
+
+@dataclass(kw_only=True)
 class Placement(Part):
-    """The node launcher's slot for the job: its GPU and its cores (launch.placement)."""
+    """The cores and GPU a launcher gave the job (launch.placement): the node launcher's slot, which it
+    pinned; SLURM's or Ray's grant, which the job read (`granted_by`; absent in older records: the node
+    launcher's)."""
     slot: int = UNSET
     slots: int = UNSET
     gpu: Optional[str] = UNSET
     cores: list[int] = UNSET
-    shared_node: bool = UNSET
+    shared_node: Optional[bool] = UNSET  # the node launcher's: beside other slots; a grant's: not known
+    granted_by: Optional[str] = UNSET  # "node", "slurm" or "ray"
+    grant: Optional[Grant] = UNSET
 
 
 @dataclass(kw_only=True)
