@@ -98,7 +98,6 @@ def test_visible_gpus_are_cuda_visible_devices_else_nvidia_smi_s(monkeypatch, tm
 
 
 def test_the_gpus_to_use_are_visible_ones(monkeypatch):
-
     monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "0,1")
     assert placement.chosen_gpus(None) == ["0", "1"]
     assert placement.chosen_gpus(OmegaConf.create([1])) == ["1"]  # as Hydra hands the key over
