@@ -1,11 +1,13 @@
-"""`hydra/launcher=slurm` (conf/hydra/launcher/slurm.yaml): hydra-submitit-launcher's, each job run as
-every launcher here runs it (ppo_bench.launch.launching): its folder guarded, its notes written on the
+"""`hydra/launcher=slurm` (conf/hydra/launcher/slurm.yaml): hydra-submitit-launcher's keys and submission,
+waited for by ppo_bench.launch.slurm, each job run as every launcher here runs it
+(ppo_bench.launch.launching.run_on_worker), with SLURM's grant recorded: its folder guarded, its notes written on the
 node that runs it, where the sweep's process counts them, and Ctrl-C, SIGTERM or SIGHUP sent on to the
-jobs in progress (scancel --signal), while those not started yet do not start. `LocalLauncher` is the
-same on this machine (submitit's local executor), which is how the tests run SLURM's code.
+jobs in progress (scancel --signal), while those not started yet do not start, and are cancelled.
+`LocalLauncher` is the same on this machine through submitit's local executor (its launch as
+hydra-submitit-launcher has it), which the tests run beside a real SLURM cluster of one node.
 
 submitit runs a job by calling the launcher (pickled) on the node: `__call__` is replaced; `launch`
-(submission, the results) is submitit's, inside `stops.forwarding`. Without the slurm extra there
+(submission, the results) runs inside `stops.forwarding`. Without the slurm extra there
 is nothing to subclass; the classes are then not defined, and hydra/launcher=slurm is refused when the
 config is composed (its defaults name submitit_slurm, which the extra provides).
 """
@@ -83,7 +85,19 @@ def in_a_thread_apart(fn: Callable[..., Any], *args: Any) -> Any:
 
 if submitit_launcher is not None:
     class SlurmLauncher(Guarded, submitit_launcher.SlurmLauncher):
-        pass
+        """The jobs as one SLURM array, each waited for by what SLURM says of it (ppo_bench.launch.slurm):
+        also one that ended without a result, on a cluster without accounting too."""
+
+        def submitted(self, job_overrides: Sequence[Sequence[str]], initial_job_idx: int) -> Sequence[JobReturn]:
+            from ppo_bench.launch import slurm
+
+            slurm.preempt_signal()
+            return slurm.submit(self, job_overrides, initial_job_idx)
+
+        def checkpoint(self, *args: Any, **kwargs: Any) -> None:
+            """No resubmission of a job that SLURM signals: it records the stop (and SLURM's word on why);
+            SLURM's own requeue (a node lost) still runs it again, and resume=true runs what did not finish."""
+            return None
 
     class LocalLauncher(Guarded, submitit_launcher.LocalLauncher):
         """Each job in a process of its own on this machine, under a controller process of submitit's.

@@ -14,6 +14,20 @@ import os
 from typing import Optional
 
 ENV = "PPO_BENCH_PLACEMENT"
+SLURM_SIGNAL_ENV = "PPO_BENCH_SLURM_SIGNAL_S"
+"""How many seconds before its time limit SLURM signals a job of hydra/launcher=slurm (its
+`signal_delay_s`), set by the sweep's process for its jobs, which inherit it: a job stopped that close
+to its limit was stopped for it (record.provenance.scheduler_says)."""
+
+
+def slurm_job(environ: Optional[dict] = None) -> Optional[str]:
+    """This process's SLURM job as scancel and scontrol name it alone: an array's task as `12_3` (its
+    numeric SLURM_JOB_ID may be the array's own id, which names every task), else the job id; None
+    outside SLURM."""
+    env = os.environ if environ is None else environ
+    if env.get("SLURM_ARRAY_JOB_ID") and env.get("SLURM_ARRAY_TASK_ID"):
+        return f"{env['SLURM_ARRAY_JOB_ID']}_{env['SLURM_ARRAY_TASK_ID']}"
+    return env.get("SLURM_JOB_ID") or None
 
 
 def current() -> Optional[dict]:

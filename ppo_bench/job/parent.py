@@ -193,7 +193,7 @@ def run(cfg: DictConfig, output_dir: Optional[Path] = None) -> dict:
         record.error = str(e)
         raise
     except BaseException as e:  # KeyboardInterrupt, Terminated: the job's file says it did not finish
-        record.error = one_line(e)
+        record.error = one_line(e) + provenance.scheduler_says(where)  # SLURM's word on why: cancelled, its time limit
         raise
     finally:
         _close(record, child, cfg.schedule.interleave, path)

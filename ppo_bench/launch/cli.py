@@ -191,9 +191,10 @@ def main(hydra_main: Callable[[], None]) -> int:
     if SIGNALS:  # stopped where it was said already (the summary)
         return 128 + SIGNALS[-1]
     jobs = launching.tally()
-    if launching.SWEEP is not None and (jobs.failed or jobs.unread):
+    failed = jobs.failed + jobs.stopped  # a job stopped alone while the sweep went on (scancel, its time limit)
+    if launching.SWEEP is not None and (failed or jobs.unread):
         print(failed_line(jobs), file=sys.stderr)
-    return 1 if jobs.failed or jobs.unread or sweep.OUTCOME.collection_failed else 0
+    return 1 if failed or jobs.unread or sweep.OUTCOME.collection_failed else 0
 
 
 def stop_line(jobs: launching.Tally) -> str:
@@ -219,7 +220,7 @@ def failed_line(jobs: launching.Tally) -> str:
         return f"whether a job failed is not known: its notes cannot be read ({jobs.unread})"
     if not jobs.jobs:
         return "no job ran"
-    return f"{jobs.failed} of {_jobs(jobs.jobs)} failed (each one's line says why)"
+    return f"{jobs.failed + jobs.stopped} of {_jobs(jobs.jobs)} failed (each one's line says why)"
 
 
 def _jobs(n: int) -> str:

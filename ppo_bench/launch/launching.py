@@ -43,6 +43,7 @@ from hydra.errors import CompactHydraException
 from hydra.types import HydraContext, RunMode, TaskFunction
 from omegaconf import DictConfig, open_dict
 
+from ppo_bench.config import placed
 from ppo_bench.record.folder import JOB_NOTES
 from ppo_bench.launch.stops import stoppable, stopping
 from ppo_bench.signals import Terminated
@@ -183,7 +184,7 @@ def noted(hydra: Any) -> Iterator[JobOutcome]:
     if hydra.mode == RunMode.MULTIRUN:
         where = Path(str(hydra.sweep.dir)), Path(str(hydra.runtime.output_dir)).name
         if not note_job(*where, overrides=list(hydra.overrides.task), host=socket.gethostname(), pid=os.getpid(),
-                        slurm_job=os.environ.get("SLURM_JOB_ID")):  # where it runs, for `send_on`
+                        slurm_job=placed.slurm_job()):  # where it runs, for `send_on`
             UNWRITTEN.pop()  # the job does not run, and is not counted
             raise NotesUnwritable(NOTES_ERROR)
     outcome = JobOutcome()

@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Iterator, Optional
 
-from ppo_bench.config.placed import ENV
+from ppo_bench.config.placed import ENV, slurm_job
 
 SLOTS = ".slots"  # in the sweep folder: a file per slot, locked by the job that holds it
 POLL_S = 0.2
@@ -199,11 +199,12 @@ def grant(scheduler: str, gpu: Optional[str], **about: Any) -> dict:
 def slurm_grant(environ: Optional[dict] = None) -> Optional[dict]:
     """This SLURM job's grant, from the variables SLURM sets in a job's environment; None outside one."""
     env = os.environ if environ is None else environ
-    if not env.get("SLURM_JOB_ID"):
+    job = slurm_job(env)
+    if job is None:
         return None
     visible = env.get("CUDA_VISIBLE_DEVICES") or None
     cpus = env.get("SLURM_CPUS_ON_NODE", "")
-    return grant("slurm", visible, job_id=env["SLURM_JOB_ID"], node=env.get("SLURMD_NODENAME"),
+    return grant("slurm", visible, job_id=job, node=env.get("SLURMD_NODENAME"),
                  partition=env.get("SLURM_JOB_PARTITION"), cpus=int(cpus) if cpus.isdigit() else None,
                  gpus=len(visible.split(",")) if visible else 0)
 

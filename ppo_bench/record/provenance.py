@@ -18,6 +18,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Optional
 
+from ppo_bench.config import placed
 from ppo_bench.record.parts import MachineState, Provenance, Scheduling
 from ppo_bench.registry import BACKENDS
 
@@ -120,6 +121,57 @@ def describe(gpu: bool = True) -> dict:
         "git_dirty": None if commit is None or dirty is None else bool(dirty),
         "argv": sys.argv,
     }
+
+
+SLURM_LAG_S = 30
+"""SLURM checks its jobs' time limits and signal times every half minute or so: a job stopped within
+its signal delay of its limit, plus this, was stopped for it."""
+
+
+def scheduler_says(placement: Optional[dict]) -> str:
+    """What SLURM says of this job as it is stopped, for its record's error: `... its time limit of
+    00:01:00 reached` (its state TIMEOUT, or within its signal delay of the limit: the signal before
+    it: placed.SLURM_SIGNAL_ENV), `... its node n1 went down`, ` (SLURM: cancelled)` (SLURM ending it otherwise: scancel; its
+    state then reads COMPLETING, as at any end); "" while it runs on (a stop the sweep sent on), outside
+    a SLURM grant, or where scontrol does not answer."""
+    grant = (placement or {}).get("grant") or {}
+    if grant.get("scheduler") != "slurm" or not grant.get("job_id"):
+        return ""
+    state, limit, ran = _fields("job", grant["job_id"], "JobState", "TimeLimit", "RunTime")
+    if not state:
+        return ""
+    left = _seconds(limit) - _seconds(ran) if _seconds(limit) is not None and _seconds(ran) is not None else None
+    delay = os.environ.get(placed.SLURM_SIGNAL_ENV, "")
+    near = (int(delay) if delay.isdigit() else 0) + SLURM_LAG_S
+    if state == "TIMEOUT" or (left is not None and left <= near):
+        return f" (SLURM: its time limit of {limit} reached, after {ran})"
+    if state == "RUNNING":
+        return ""  # signalled by the sweep's own stop, or by hand
+    node = _fields("node", grant.get("node") or "", "State")[0] or ""
+    if any(word in node for word in ("DOWN", "DRAIN", "FAIL")):
+        return f" (SLURM: its node {grant['node']} went {node.lower()})"
+    if state in ("PENDING", "REQUEUED"):
+        return " (SLURM: requeued, to run again)"  # its node lost (and back already): SLURM's requeue
+    return " (SLURM: cancelled)" if state in ("CANCELLED", "COMPLETING") else f" (SLURM: {state})"
+
+
+def _fields(kind: str, name: str, *keys: str) -> list[str]:
+    """Fields of `scontrol -o show <kind> <name>`'s first line ("" each where it does not answer)."""
+    shown = (_run(["scontrol", "-o", "show", kind, name]) or "").splitlines() if name else []
+    fields = dict(w.partition("=")[::2] for w in (shown[0] if shown else "").split() if "=" in w)
+    return [fields.get(k, "") for k in keys]
+
+
+def _seconds(duration: str) -> Optional[int]:
+    """SLURM's `[days-]hours:minutes:seconds` (or `minutes:seconds`) in seconds; None for UNLIMITED."""
+    days, _, clock = duration.rpartition("-")
+    try:
+        parts = [int(p) for p in clock.split(":")]
+    except ValueError:
+        return None
+    while len(parts) < 3:
+        parts.insert(0, 0)
+    return int(days or 0) * 86400 + parts[0] * 3600 + parts[1] * 60 + parts[2]
 
 
 def part(gpu: bool = True) -> Provenance:
