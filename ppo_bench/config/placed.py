@@ -30,6 +30,13 @@ def slurm_job(environ: Optional[dict] = None) -> Optional[str]:
     return env.get("SLURM_JOB_ID") or None
 
 
+def ray_task() -> Optional[str]:
+    """The Ray task this process's job runs in (its grant's id, `launch.ray_jobs`); None outside one."""
+    where = current() or {}
+    grant = where.get("grant") or {}
+    return grant.get("job_id") if grant.get("scheduler") == "ray" else None
+
+
 def current() -> Optional[dict]:
     """The placement of the job this process runs (None: not placed, as under the basic launcher)."""
     text = os.environ.get(ENV)

@@ -134,8 +134,9 @@ def num_threads(env_cfg: Any, groups: int = 1) -> int:
     if env_cfg.num_threads:
         return env_cfg.num_threads
     threads = min(env_cfg.num_envs, 16)
-    if placed.current() is not None:  # a slot or a grant: no more threads than its cores
-        threads = min(threads, len(os.sched_getaffinity(0)))
+    where = placed.current()
+    if where is not None:  # a slot or a grant: no more threads than its cores (a Ray grant's count: unpinned)
+        threads = min(threads, (where.get("grant") or {}).get("cpus") or len(os.sched_getaffinity(0)))
     if groups > 1:
         threads = min(threads, max(1, len(os.sched_getaffinity(0)) - 1))
     return threads

@@ -104,13 +104,14 @@ class Notes:
                      len(last) - len(ended))
 
     def in_progress(self) -> list[tuple]:
-        """The jobs that started and have not ended, each as (name, host, pid, SLURM job id) from its
-        start note (`send_on`); none where the notes cannot be read."""
+        """The jobs that started and have not ended, each as (name, host, pid, SLURM job id, Ray task id)
+        from its start note (`send_on`); none where the notes cannot be read."""
         try:
             last = self.last()
         except OSError:
             return []
-        return [(name, e.get("host"), e.get("pid"), e.get("slurm_job")) for name, e in last.items() if not e.get("ended")]
+        return [(name, e.get("host"), e.get("pid"), e.get("slurm_job"), e.get("ray_task"))
+                for name, e in last.items() if not e.get("ended")]
 
 
 SWEEP: Optional[Notes] = None
@@ -165,6 +166,17 @@ def note_job(sweep_dir: Path, name: str, **entry: Any) -> bool:
     return True
 
 
+def noted_failed(sweep_dir: Path, name: str, overrides: list[str], **why: Any) -> None:
+    """Notes for a job that ended without its own end note (its SLURM job or Ray task killed, cancelled
+    while it waited): a start note where it has none, and an end note that counts it failed (`why`: what
+    its scheduler says), written by the sweep's process, as the job's own would have been."""
+    noted = SWEEP.last() if SWEEP is not None else {}
+    if name not in noted:
+        note_job(sweep_dir, name, overrides=overrides)
+    if not noted.get(name, {}).get("ended"):
+        note_job(sweep_dir, name, ended=True, failed=True, **why)
+
+
 @dataclass
 class JobOutcome:
     """What the task function says of the job it ran (`noted`)."""
@@ -184,7 +196,7 @@ def noted(hydra: Any) -> Iterator[JobOutcome]:
     if hydra.mode == RunMode.MULTIRUN:
         where = Path(str(hydra.sweep.dir)), Path(str(hydra.runtime.output_dir)).name
         if not note_job(*where, overrides=list(hydra.overrides.task), host=socket.gethostname(), pid=os.getpid(),
-                        slurm_job=placed.slurm_job()):  # where it runs, for `send_on`
+                        slurm_job=placed.slurm_job(), ray_task=placed.ray_task()):  # where it runs, for `send_on`
             UNWRITTEN.pop()  # the job does not run, and is not counted
             raise NotesUnwritable(NOTES_ERROR)
     outcome = JobOutcome()

@@ -131,11 +131,7 @@ def ended_without_result(launcher: Any, job: Any, state: str, overrides: list[st
     sweep_dir, name = Path(str(config.hydra.sweep.dir)), str(config.hydra.sweep.subdir)
     print(f"job {','.join(overrides)}: SLURM job {job.job_id} ended {state} before it returned: "
           f"see its record if it wrote one, and its log {job.paths.stderr}", file=sys.stderr)
-    noted = launching.SWEEP.last() if launching.SWEEP is not None else {}
-    if name not in noted:
-        launching.note_job(sweep_dir, name, overrides=overrides, slurm_job=str(job.job_id))
-    if not noted.get(name, {}).get("ended"):
-        launching.note_job(sweep_dir, name, ended=True, failed=True, slurm_state=state)
+    launching.noted_failed(sweep_dir, name, overrides, slurm_state=state)
     return JobReturn(overrides=overrides, status=JobStatus.COMPLETED)
 
 

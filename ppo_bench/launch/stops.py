@@ -81,7 +81,7 @@ def forwarding(stop_file: Path, running: Callable[[], Iterable[Hashable]],
 def send_on(job: tuple, signum: int) -> None:
     """Send `signum` to a job in progress (`in_progress`): to its process where it runs on this host, else
     to its SLURM job's steps (scancel), where the runner records it as on this host."""
-    _, host, pid, slurm_job = job
+    _, host, pid, slurm_job, _ = job
     if host == socket.gethostname() and pid:
         os.kill(pid, signum)
     elif slurm_job:

@@ -176,6 +176,7 @@ class Grant(Part):
     partition: Optional[str] = UNSET  # SLURM's
     cpus: Optional[int] = UNSET  # the CPUs granted, as the scheduler counts them
     gpus: Optional[float] = UNSET  # the GPUs granted, as the scheduler counts them (Ray's may be a fraction)
+    nice: Optional[int] = UNSET  # the niceness it ran at, where the scheduler sets one (Ray's workers: 15)
 
 
 @dataclass(kw_only=True)
