@@ -57,6 +57,21 @@ def test_a_lock_is_held_by_a_live_process_and_taken_over_from_a_gone_one(tmp_pat
     assert not list(tmp_path.glob(f"{RUN_LOCK}.*"))  # no temporary name left behind
 
 
+def test_a_lock_of_another_host_is_never_taken_over_and_a_sweep_into_its_folder_is_refused(tmp_path):
+    """On a shared file system a process of another host cannot be asked after: its lock counts as held,
+    even where a process of this host bears its pid (a dead one too), and two hosts never take one sweep."""
+    from ppo_bench.launch import sweep
+
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    for pid in (gone.stdout.strip(), str(os.getpid())):
+        (tmp_path / RUN_LOCK).write_text(f"{pid} node-b\n")
+        assert locks.take(tmp_path / RUN_LOCK) == locks.Holder(int(pid), "node-b")
+        (tmp_path / sweep.LOCK).write_text(f"{pid} node-b\n")
+        with pytest.raises(sweep.SweepLocked, match=f"is in use by the sweep of process {pid} on node-b"):
+            sweep.take_lock(tmp_path)
+        assert locks.holder(tmp_path / sweep.LOCK) == locks.Holder(int(pid), "node-b")  # left as it was
+
+
 @pytest.mark.slow
 def test_runs_started_together_into_one_clock_name_each_get_a_folder(tmp_path):
     """`for s in 1 2 3; do python run.py seed=$s & done`, with the folder's name certain to collide."""
