@@ -65,7 +65,7 @@ def test_a_slurm_job_reads_its_grant_and_says_it_as_a_slot_is_said(monkeypatch):
     assert where["grant"] == {"scheduler": "slurm", "job_id": "42", "node": "n1", "partition": "debug", "cpus": 1,
                               "gpus": 1}
     assert (where["granted_by"], where["gpu"], where["cores"]) == ("slurm", "2", sorted(os.sched_getaffinity(0)))
-    monkeypatch.delenv(placed.ENV, raising=False)
+    monkeypatch.setenv(placed.ENV, "")  # restored (unset) after: `granted` writes the environment itself
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0})  # a grant of one core
     placement.granted({**where, "cores": [0]})
     assert placed.current()["grant"]["job_id"] == "42"
