@@ -5,6 +5,7 @@ a sweep across both nodes, a raylet killed mid-sweep, Ctrl-C of the sweep."""
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -44,8 +45,24 @@ def command(address: str, sweep_dir: Path, *overrides: str) -> list[str]:
 
 
 def started(address: str, sweep_dir: Path, *overrides: str) -> subprocess.Popen:
-    return subprocess.Popen(command(address, sweep_dir, *overrides), cwd=ROOT, stdout=subprocess.PIPE,
+    proc = subprocess.Popen(command(address, sweep_dir, *overrides), cwd=ROOT, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
+    STARTED.append(proc)
+    return proc
+
+
+STARTED: list[subprocess.Popen] = []
+
+
+@pytest.fixture(autouse=True)
+def no_sweep_left():
+    """A sweep a failed test started ends with it (its process group), never waiting on after the test."""
+    yield
+    while STARTED:
+        proc = STARTED.pop()
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
 
 
 def records(sweep_dir: Path) -> dict[str, dict]:

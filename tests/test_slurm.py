@@ -5,6 +5,7 @@ scancel, a time limit, Ctrl-C of the sweep, a node set DOWN, a second sweep into
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -49,8 +50,24 @@ def sweep(cluster, sweep_dir: Path, *overrides: str) -> subprocess.CompletedProc
 
 
 def started(cluster, sweep_dir: Path, *overrides: str) -> subprocess.Popen:
-    return subprocess.Popen(command(sweep_dir, *overrides), cwd=ROOT, env=cluster.env, stdout=subprocess.PIPE,
+    proc = subprocess.Popen(command(sweep_dir, *overrides), cwd=ROOT, env=cluster.env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
+    STARTED.append(proc)
+    return proc
+
+
+STARTED: list[subprocess.Popen] = []
+
+
+@pytest.fixture(autouse=True)
+def no_sweep_left():
+    """A sweep a failed test started ends with it (its process group), never waiting on after the test."""
+    yield
+    while STARTED:
+        proc = STARTED.pop()
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
 
 
 def records(sweep_dir: Path) -> dict[str, dict]:

@@ -182,8 +182,8 @@ def test_the_toy_launcher_keeps_failures_apart_counts_them_and_resumes(tmp_path)
 
 # --- one per-job path ---------------------------------------------------------------------------------
 
-LAUNCHERS = [ROOT / "ppo_bench" / "launch" / "node.py", TESTS / "toy_launcher.py",
-             *sorted((ROOT / "hydra_plugins" / "ppo_bench_launcher").glob("*.py"))]
+LAUNCHERS = [*(ROOT / "ppo_bench" / "launch" / f for f in ("node.py", "slurm.py", "ray_jobs.py")),
+             TESTS / "toy_launcher.py", *sorted((ROOT / "hydra_plugins" / "ppo_bench_launcher").glob("*.py"))]
 PER_JOB = ("run_job", "job_config", "stoppable", "set_state")  # the steps of a job's path, launching's own
 
 
@@ -195,11 +195,11 @@ def per_job_calls(source: str) -> set[str]:
 
 
 def test_every_launcher_runs_its_jobs_through_the_one_per_job_path():
-    """Each launcher (basic, node, SLURM's, the toy) hands every job to launching.run_on_worker (stop held,
+    """Each launcher (basic, node, SLURM's, Ray's, the toy) hands every job to launching.run_on_worker (stop held,
     Hydra's state, the plugins, the job's config, the folder guard); none writes those steps again."""
     written = {path.name: per_job_calls(path.read_text()) for path in LAUNCHERS}
     callers = {name for name, calls in written.items() if "run_on_worker" in calls}
-    assert {"node.py", "toy_launcher.py", "submitit_launchers.py"} <= callers
+    assert {"node.py", "toy_launcher.py", "submitit_launchers.py", "ray_jobs.py"} <= callers
     assert {name: calls - {"run_on_worker"} for name, calls in written.items() if calls - {"run_on_worker"}} == {}
     basic = (ROOT / "ppo_bench" / "launch" / "launching.py").read_text().split("\ndef in_turn", 1)[1]
     assert "run_on_worker" in per_job_calls("def in_turn" + basic.split("\ndef ", 1)[0])  # the basic's

@@ -1,8 +1,8 @@
 """What every launcher of a sweep needs, in one place: the job notes, failure counting, the folder
 guard, and which jobs are in progress (the signals sent on to them: `stops`).
 
-ppo_bench's basic launcher (`hydra/launcher=basic`), the node launcher (`node`) and SLURM's
-(`hydra/launcher=slurm`) use it, through Hydra's public parts: a Launcher plugin calls Hydra's
+ppo_bench's basic launcher (`hydra/launcher=basic`), the node launcher (`node`), SLURM's
+(`hydra/launcher=slurm`) and Ray's (`ray`) use it, through Hydra's public parts: a Launcher plugin calls Hydra's
 `run_job` for each job, and the task function (`cli.job`) runs inside it. Every launcher runs each
 job through `run_on_worker`, the one per-job path, wherever the job runs; a new launcher is a loop
 over it (tests/toy_launcher.py is one).
@@ -166,10 +166,13 @@ def note_job(sweep_dir: Path, name: str, **entry: Any) -> bool:
     return True
 
 
-def noted_failed(sweep_dir: Path, name: str, overrides: list[str], **why: Any) -> None:
+def noted_failed(launcher: Any, overrides: list[str], idx: int, **why: Any) -> None:
     """Notes for a job that ended without its own end note (its SLURM job or Ray task killed, cancelled
     while it waited): a start note where it has none, and an end note that counts it failed (`why`: what
-    its scheduler says), written by the sweep's process, as the job's own would have been."""
+    its scheduler says), written by the sweep's process, as the job's own would have been. `launcher`:
+    the sweep's, as Hydra set it up (its job's folder name is made from its config, as the job makes it)."""
+    job = job_config(launcher.hydra_context, launcher.config, overrides, idx, idx)
+    sweep_dir, name = Path(str(job.hydra.sweep.dir)), str(job.hydra.sweep.subdir)
     noted = SWEEP.last() if SWEEP is not None else {}
     if name not in noted:
         note_job(sweep_dir, name, overrides=overrides)

@@ -157,10 +157,8 @@ def wait(launcher: Any, jobs: dict) -> list[JobReturn]:
 
 def died(launcher: Any, idx: int, overrides: list[str], error: BaseException) -> JobReturn:
     """A job whose Ray task died before it returned: its line, and its notes ended as failed."""
-    config = launching.job_config(launcher.hydra_context, launcher.config, overrides, idx, f"ray_{idx}")
-    sweep_dir, name = Path(str(config.hydra.sweep.dir)), str(config.hydra.sweep.subdir)
     why = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
     print(f"job {','.join(overrides)}: its Ray task died before it returned ({type(error).__name__}: {why}); "
           "see its record if it wrote one", file=sys.stderr)
-    launching.noted_failed(sweep_dir, name, overrides, ray_error=type(error).__name__)
+    launching.noted_failed(launcher, overrides, idx, ray_error=type(error).__name__)
     return JobReturn(overrides=overrides, status=JobStatus.COMPLETED)

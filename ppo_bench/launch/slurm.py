@@ -96,8 +96,14 @@ def wait(launcher: Any, jobs: Sequence[Any], overrides: list[list[str]], first_i
     returns: list[Optional[JobReturn]] = [None] * len(jobs)
     waiting = dict(enumerate(jobs))
     ended_at: dict[int, float] = {}
+    unanswered = False
     while waiting:
-        known = states(list(waiting.values())) or {}
+        known = states(list(waiting.values()))
+        if (known is None) != unanswered:  # said once as squeue stops answering, and once as it answers again
+            unanswered = known is None
+            log.warning("squeue does not answer (SLURM's controller down?): waiting for it" if unanswered
+                        else "squeue answers again")
+        known = known or {}
         for i, job in list(waiting.items()):
             if job.paths.result_pickle.exists():
                 returns[i] = result(job, overrides[i])
@@ -127,11 +133,9 @@ def result(job: Any, overrides: list[str]) -> JobReturn:
 def ended_without_result(launcher: Any, job: Any, state: str, overrides: list[str], idx: int) -> JobReturn:
     """A job SLURM ended before it returned (killed, cancelled while pending, a node lost): one line, and
     end notes that count it failed (a start note too where it never started), as its own would have."""
-    config = launching.job_config(launcher.hydra_context, launcher.config, overrides, idx, str(job.job_id))
-    sweep_dir, name = Path(str(config.hydra.sweep.dir)), str(config.hydra.sweep.subdir)
     print(f"job {','.join(overrides)}: SLURM job {job.job_id} ended {state} before it returned: "
           f"see its record if it wrote one, and its log {job.paths.stderr}", file=sys.stderr)
-    launching.noted_failed(sweep_dir, name, overrides, slurm_state=state)
+    launching.noted_failed(launcher, overrides, idx, slurm_state=state)
     return JobReturn(overrides=overrides, status=JobStatus.COMPLETED)
 
 
