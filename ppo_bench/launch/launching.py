@@ -242,7 +242,7 @@ def in_turn(launcher: Any, job_overrides: Sequence[Sequence[str]], initial_job_i
 def run_on_worker(hydra_context: HydraContext, task_function: TaskFunction, config: DictConfig,
                   overrides: Sequence[str], idx: int, job_id: Any, *, singleton_state: Optional[dict] = None,
                   stop_file: Optional[Path] = None,
-                  before: Optional[Callable[[contextlib.ExitStack, DictConfig], None]] = None) -> Optional[JobReturn]:
+                  before: Optional[Callable[[contextlib.ExitStack, DictConfig], bool]] = None) -> Optional[JobReturn]:
     """One job of a sweep, in whichever process a launcher runs it (the sweep's own, a pool's worker, a
     SLURM or Ray job's fresh interpreter): the one per-job path every launcher calls.
 
@@ -250,10 +250,11 @@ def run_on_worker(hydra_context: HydraContext, task_function: TaskFunction, conf
     Hydra's state is the sweep's (`singleton_state`, where this is another process); the plugins the
     sweep names are loaded (`config.plugins`: from the sweep's config and the job's overrides, before
     the job's config is composed, so that a plugin's keys are in its schema); the job's config is made;
-    `before(held, job)`, a launcher's own step (the node launcher claims and pins its slot; what it
-    enters into `held` is left after the job), where an OSError fails the job alone, in one line
-    (`failed_before`); a job of a sweep that is stopping (`stop_file`) does not start (None); then the
-    job runs through `run_job`."""
+    a job of a sweep that is stopping (`stop_file`) does not start (None); `before(held, job)`, a
+    launcher's own step, says whether the job starts (the node launcher claims a slot, which may take
+    a while, looks at its stop file again, and only then pins itself to the slot; what it enters into
+    `held` is left after the job), where an OSError fails the job alone, in one line (`failed_before`);
+    then the job runs through `run_job`."""
     from ppo_bench.config import plugins
 
     with contextlib.ExitStack() as held:
@@ -263,13 +264,14 @@ def run_on_worker(hydra_context: HydraContext, task_function: TaskFunction, conf
             setup_globals()
         plugins.load([*(config.get(plugins.KEY) or ()), *plugins.named_on(overrides)])
         job = job_config(hydra_context, config, overrides, idx, job_id)
-        if before is not None:
-            try:
-                before(held, job)
-            except OSError as e:
-                return failed_before(job, e)
         if stop_file is not None and stopping(stop_file):
             return None
+        if before is not None:
+            try:
+                if not before(held, job):
+                    return None
+            except OSError as e:
+                return failed_before(job, e)
         return run_job(hydra_context, task_function, job)
 
 

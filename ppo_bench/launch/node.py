@@ -127,8 +127,12 @@ def run_in_slot(folder: Path, slots: list[dict], hydra_context: Any, config: Any
     job does not start). A slot that cannot be claimed (the sweep folder turned read-only or full)
     fails the job as its folder would."""
 
-    def in_a_slot(held: contextlib.ExitStack, job: Any) -> None:
-        placement.place(held.enter_context(placement.claim(folder, slots)))
+    def in_a_slot(held: contextlib.ExitStack, job: Any) -> bool:
+        where = held.enter_context(placement.claim(folder, slots))
+        if stops.stopping(folder / STOP):  # stopped while it waited for a slot: it does not start
+            return False
+        placement.place(where)  # pinned only past that check: a pinned job runs (the stop tests wait on it)
+        return True
 
     return launching.run_on_worker(hydra_context, task_function, config, overrides, idx,
                                    f"{config.hydra.job.name}_{idx}", singleton_state=singleton_state,

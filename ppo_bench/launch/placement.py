@@ -176,15 +176,17 @@ def place(where: dict) -> None:
     """Pin this process to the slot's cores and GPU, and say so in its environment (see the module doc)."""
     os.sched_setaffinity(0, where["cores"])
     os.environ["CUDA_VISIBLE_DEVICES"] = where["gpu"] or ""
-    granted(where)
+    os.environ[ENV] = json.dumps(where)
 
 
-def granted(where: Optional[dict]) -> None:
+def granted(where: Optional[dict]) -> bool:
     """Say in this process's environment where its job runs, as `place` does for a slot, for a grant the
     scheduler has already pinned (SLURM's, Ray's): the runner records it, and `env.num_threads=null`
-    follows its cores (env.backends.num_threads), in the job's child too. None: no grant, nothing said."""
+    follows its cores (env.backends.num_threads), in the job's child too. None: no grant, nothing said.
+    True: the job starts (a launcher's step before its job, `launching.run_on_worker`)."""
     if where is not None:
         os.environ[ENV] = json.dumps(where)
+    return True
 
 
 def grant(scheduler: str, gpu: Optional[str], **about: Any) -> dict:
