@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, as_a_terminal_s
 from ppo_bench.record.folder import JOB_NOTES
 from ppo_bench.record.results import read_result
 import slurm_cluster
@@ -51,7 +51,8 @@ def sweep(cluster, sweep_dir: Path, *overrides: str) -> subprocess.CompletedProc
 
 def started(cluster, sweep_dir: Path, *overrides: str) -> subprocess.Popen:
     proc = subprocess.Popen(command(sweep_dir, *overrides), cwd=ROOT, env=cluster.env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=as_a_terminal_s)  # Ctrl-C heeded, as from a terminal (not ignored: nohup)
     STARTED.append(proc)
     return proc
 
