@@ -4,8 +4,6 @@ a sweep across both nodes, a raylet killed mid-sweep, Ctrl-C of the sweep."""
 
 from __future__ import annotations
 
-import json
-import os
 import signal
 import subprocess
 import sys
@@ -14,16 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, as_a_terminal_s
-from ppo_bench.record.folder import JOB_NOTES
-from ppo_bench.record.results import read_result
+from cluster_sweeps import LONG, no_sweep_left, notes, records, until  # noqa: F401 - a fixture
+from cluster_sweeps import started as started_sweep
+from conftest import ROOT
 
 pytestmark = pytest.mark.slow
 ray = pytest.importorskip("ray")
 
 TINY = ["device=cpu", "env.num_envs=2", "schedule.reps=2", "schedule.bench_steps=8", "schedule.warmup=2",
         "agent.num_steps=4", "agent.num_minibatches=2"]
-LONG = ["schedule.precision=0.0001", "schedule.reps=3", "schedule.max_reps=100000"]  # timed for max_measure_s
 
 
 @pytest.fixture(scope="module")
@@ -45,44 +42,7 @@ def command(address: str, sweep_dir: Path, *overrides: str) -> list[str]:
 
 
 def started(address: str, sweep_dir: Path, *overrides: str) -> subprocess.Popen:
-    proc = subprocess.Popen(command(address, sweep_dir, *overrides), cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True,
-                            preexec_fn=as_a_terminal_s)  # Ctrl-C heeded, as from a terminal (not ignored: nohup)
-    STARTED.append(proc)
-    return proc
-
-
-STARTED: list[subprocess.Popen] = []
-
-
-@pytest.fixture(autouse=True)
-def no_sweep_left():
-    """A sweep a failed test started ends with it (its process group), never waiting on after the test."""
-    yield
-    while STARTED:
-        proc = STARTED.pop()
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate()
-
-
-def records(sweep_dir: Path) -> dict[str, dict]:
-    return {p.parent.name: read_result(p) for p in sweep_dir.glob("*/result.json")}
-
-
-def notes(sweep_dir: Path) -> list[dict]:
-    path = sweep_dir / JOB_NOTES
-    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
-
-
-def until(what, timeout: float = 240.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = what()
-        if found:
-            return found
-        time.sleep(0.5)
-    raise AssertionError(f"not within {timeout} s: {what}")
+    return started_sweep(command(address, sweep_dir, *overrides))
 
 
 def test_a_sweep_runs_across_both_nodes_and_records_each_grant(cluster, tmp_path):

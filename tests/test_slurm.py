@@ -4,8 +4,6 @@ scancel, a time limit, Ctrl-C of the sweep, a node set DOWN, a second sweep into
 
 from __future__ import annotations
 
-import json
-import os
 import signal
 import subprocess
 import sys
@@ -14,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, as_a_terminal_s
-from ppo_bench.record.folder import JOB_NOTES
-from ppo_bench.record.results import read_result
+from cluster_sweeps import LONG, no_sweep_left, notes, records, until  # noqa: F401 - a fixture
+from cluster_sweeps import started as started_sweep
+from conftest import ROOT
 import slurm_cluster
 
 pytestmark = pytest.mark.slow
@@ -27,8 +25,6 @@ TINY = ["device=cpu", "env.num_envs=2", "schedule.reps=2", "schedule.bench_steps
 SLURM = ["hydra/launcher=slurm", f"hydra.launcher.partition={slurm_cluster.PARTITION}", "hydra.launcher.gpus_per_node=0",
          "hydra.launcher.cpus_per_task=1", "hydra.launcher.mem_gb=1", "hydra.launcher.timeout_min=10",
          "~hydra.launcher.additional_parameters.exclusive"]
-# a job that times reps for `long` seconds (a precision target it never meets, capped by time)
-LONG = ["schedule.precision=0.0001", "schedule.reps=3", "schedule.max_reps=100000"]
 
 
 @pytest.fixture(scope="module")
@@ -50,44 +46,7 @@ def sweep(cluster, sweep_dir: Path, *overrides: str) -> subprocess.CompletedProc
 
 
 def started(cluster, sweep_dir: Path, *overrides: str) -> subprocess.Popen:
-    proc = subprocess.Popen(command(sweep_dir, *overrides), cwd=ROOT, env=cluster.env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True,
-                            preexec_fn=as_a_terminal_s)  # Ctrl-C heeded, as from a terminal (not ignored: nohup)
-    STARTED.append(proc)
-    return proc
-
-
-STARTED: list[subprocess.Popen] = []
-
-
-@pytest.fixture(autouse=True)
-def no_sweep_left():
-    """A sweep a failed test started ends with it (its process group), never waiting on after the test."""
-    yield
-    while STARTED:
-        proc = STARTED.pop()
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate()
-
-
-def records(sweep_dir: Path) -> dict[str, dict]:
-    return {p.parent.name: read_result(p) for p in sweep_dir.glob("*/result.json")}
-
-
-def notes(sweep_dir: Path) -> list[dict]:
-    path = sweep_dir / JOB_NOTES
-    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
-
-
-def until(what, timeout: float = 240.0, every: float = 0.5):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = what()
-        if found:
-            return found
-        time.sleep(every)
-    raise AssertionError(f"not within {timeout} s: {what}")
+    return started_sweep(command(sweep_dir, *overrides), env=cluster.env)
 
 
 def running_note(sweep_dir: Path, part: str) -> dict:
