@@ -17,7 +17,7 @@ from scipy.stats import t as student_t
 
 from ppo_bench.record import results
 from ppo_bench.collect import collect
-from test_collect import write
+from test_collect import row, welch_log, write
 
 TITLE = "**Loop over env_only, interleaved in one job** (same process, same emulators)"
 
@@ -265,3 +265,28 @@ def test_no_column_for_the_probe_in_jobs_of_its_own_where_none_ran(tmp_path, cap
     assert rows(c, "pooled")["own_mean"].isna().all()
     out = capsys.readouterr().out
     assert "in jobs of its own" not in out and TITLE in out
+
+
+def test_a_pair_of_loop_modes_over_one_build_is_grouped_apart_and_set_against_jobs_of_their_own(tmp_path, capsys):
+    """step with sendrecv taking turns over its build (the job's record with the pairs, sendrecv's own
+    record in a folder inside it), beside step and sendrecv in jobs of their own: the pair's rows stand
+    in a group of their own, the section pairs step over sendrecv rep by rep, and sets the turns'
+    sendrecv reps against sendrecv in its own jobs, never against the pair's own record of them."""
+    step, recv, own = [900.0, 910.0, 905.0, 895.0], [1000.0, 1020.0, 1010.0, 990.0], [950.0, 970.0, 960.0, 940.0]
+    job(tmp_path, "paired", step, recv, mode="step", groups=1, probe="sendrecv")
+    write(tmp_path, "paired/sendrecv", mode="sendrecv", groups=1, reps=recv, sched_reps=4,
+          sched_extra={"interleave": "step"})
+    write(tmp_path, "step", mode="step", groups=1, reps=[880.0, 890.0, 870.0, 885.0], sched_reps=4,
+          sched_extra={"interleave": None})
+    write(tmp_path, "sendrecv", mode="sendrecv", groups=1, reps=own, sched_reps=4, sched_extra={"interleave": None})
+    c = collect([tmp_path], plot=False)
+
+    groups = c.table.groupby("group")["mode"].apply(sorted).to_dict()
+    assert len(groups) == 2 and all(m == ["sendrecv", "step"] for m in groups.values())
+    paired = next(g for g in groups if "sendrecv+step" in g)
+    assert row(c, "sendrecv", 8, paired)["mean"] == pytest.approx(np.mean(recv))
+    cell = rows(c, "pooled").iloc[0]
+    assert len(rows(c, "pooled")) == 1 and (cell["mode"], cell["probe"]) == ("step", "sendrecv")
+    assert cell["ratio"] == pytest.approx(log_t([a / b for a, b in zip(step, recv)])[0])
+    assert cell["own_mean"] == pytest.approx(np.mean(own))
+    assert cell["own_ratio"] == pytest.approx(welch_log(recv, own)[0])

@@ -86,7 +86,10 @@ def test_a_job_that_fails_part_way_keeps_the_reps_and_pairs_it_finished(tmp_path
 
 
 @pytest.mark.parametrize("overrides, message", [
-    (["schedule.interleave=agent_only"], "schedule.interleave=agent_only: must be one of env_only"),
+    (["schedule.interleave=agent_only"], "schedule.interleave=agent_only: must be one of env_only, step, sendrecv"),
+    (["mode=async", "mode.groups=2", "schedule.interleave=step"],
+     "schedule.interleave=step: one build serves step and sendrecv only, in one batch (mode.name=async, "
+     "mode.groups=2)"),
     (["schedule.interleave=env_only", "schedule=learn", "agent.algo=ppo", "schedule.total_env_steps=64"],
      "schedule.interleave=env_only: a learning run is one repetition with nothing to interleave; "
      "use it with timed repetitions"),
@@ -107,3 +110,69 @@ def test_the_probes_ignore_it_and_it_is_not_part_of_what_was_measured(tmp_path):
     flat = flatten(record["config"])
     assert flat["schedule.interleave"] == "env_only"
     assert group_identity(flat) == group_identity({**flat, "schedule.interleave": None})
+
+
+def test_step_and_sendrecv_take_turns_over_one_build_and_each_writes_its_record(tmp_path):
+    """schedule.interleave naming the other loop mode: one set of emulators and one policy serve both,
+    their reps A B B A; the job's record holds the pairs, the other mode's its own reps, in a folder
+    of its own inside the job's, grouped apart from jobs of their own but with each other."""
+    from ppo_bench.record.identity import flatten, group_identity
+
+    record = run_job(tmp_path, "mode=step", "env.num_envs=4", "agent.algo=ppo", "agent.runtime=eager",
+                     "device=cpu", "agent.num_steps=8", "agent.num_minibatches=2", "schedule.reps=3",
+                     "schedule.bench_steps=12", "schedule.warmup=4", "schedule.interleave=sendrecv")
+    assert record["status"] == "ok", record["error"]
+    pairs, thr = record["interleaved"], record["throughput"]
+    assert pairs["mode"] == "sendrecv" and len(pairs["reps"]) == len(thr["reps"]) == 3
+    other = read_result(tmp_path / "sendrecv" / "result.json")
+    assert other["status"] == "ok" and other["mode"] == "sendrecv" and "interleaved" not in other
+    assert other["throughput"]["reps"] == pairs["reps"] and other["throughput"]["seconds"] == pairs["seconds"]
+    assert other["config"]["mode"]["name"] == "sendrecv" and other["config"]["schedule"]["interleave"] == "step"
+    assert other["job"]["output_dir"] == str(tmp_path / "sendrecv")
+    assert record["env_steps"]["total"] == 3 * 48  # the loop's own timed steps: none of the other's
+    assert other["timing"] == record["timing"] and other["provenance"] == record["provenance"]
+    ident = group_identity(flatten(record["config"]))
+    assert ident == group_identity(flatten(other["config"]))
+    assert ident["schedule.interleave"] == "sendrecv+step"
+    alone = group_identity({**flatten(record["config"]), "schedule.interleave": None})
+    assert alone == {**ident, "schedule.interleave": None}
+
+
+def test_turns_go_a_b_b_a(monkeypatch):
+    """The loop's reps and the other side's alternate A B B A A B ..., the side that takes over warmed up
+    at each switch (a steady drift weighs on both sides alike, and two reps share a switch)."""
+    from omegaconf import OmegaConf
+
+    from ppo_bench.loop import run as loop_run
+
+    order = []
+
+    class Side:
+        agent = vector_env = env_steps = observers = None
+
+        def __init__(self, name):
+            self.name, self.warm = name, 0
+
+        def step(self, s):
+            self.warm += 1
+
+        def pending(self):
+            return 0
+
+        def reset(self, seed):
+            order.append(f"{self.name} reset")
+            self.warm = 0
+
+    def repetition(driver, steps, sync):
+        order.append(f"{driver.name} after {driver.warm} steps")
+        return 1.0, 0.0
+
+    monkeypatch.setattr(loop_run, "repetition", repetition)
+    loop = Side("A")
+    schedule = OmegaConf.create({"warmup": 2, "bench_steps": 1, "reps": 5, "precision": None, "profile": False})
+    inter = loop_run.Interleaver(loop, lambda d: Side("B"), schedule, 0, lambda: None)
+    out = loop_run.measure(loop, schedule, lambda: None, lambda r, s: None, interleave=inter)
+    assert order == ["A after 2 steps", "B after 2 steps", "B after 2 steps", "A reset", "A after 2 steps",
+                     "A after 2 steps", "B after 2 steps", "B after 2 steps", "A reset", "A after 2 steps",
+                     "A after 2 steps", "B after 2 steps"]
+    assert len(out.rep_seconds) == len(out.probe_seconds) == 5

@@ -110,13 +110,15 @@ def _loop_over_probe(c: Collection) -> None:
 def _against_own_jobs(c: Collection, key: tuple, interleaved: list[float]) -> dict:
     """The probe's reps in jobs of its own at the cell `key` (from the group `lender` names), and the
     interleaved reps over them (Welch t on the logs, unpaired): two ways of timing the same
-    emulators, which the limit and the chain bound of jobs of its own take to agree. NaN where the
-    probe ran in no job of its own there."""
+    emulators, which the limit and the chain bound of jobs of its own take to agree; for a loop mode
+    that took turns with another over one build, whether it reads as in a job of its own. NaN where
+    it ran in no job of its own there."""
     out = dict.fromkeys(("own_mean", "own_ratio", "own_lo", "own_hi"), np.nan)
     group, _, groups, num_envs, probe = key
     if not c.ok:
         return out
-    jobs = c.jobs[(c.jobs["mode_name"] == probe) & (c.jobs["groups"] == groups) & (c.jobs["num_envs"] == num_envs)]
+    alone = c.jobs["ident"].map(lambda i: i.get("schedule.interleave") is None)  # not a record of a pair
+    jobs = c.jobs[alone & (c.jobs["mode_name"] == probe) & (c.jobs["groups"] == groups) & (c.jobs["num_envs"] == num_envs)]
     src = lender(keys_by_group(c.jobs, probe), group, set(jobs["group"]))
     jobs = jobs[jobs["group"] == src]
     if jobs.empty or len(jobs.drop_duplicates("identity")["mode_cfg"]) > 1:

@@ -35,7 +35,10 @@ def build(c: Collection) -> None:
 
 def probe_key(ident: dict, probe: str) -> str:
     """What a probe's figure depends on, out of a group's identity: all of it for a probe that runs
-    the agent; for the emulators alone, all but the agent's keys and the seed."""
+    the agent; for the emulators alone, all but the agent's keys and the seed. Never a pair of loop
+    modes that took turns over one build (`schedule.interleave` in a group's identity): their build
+    is the same as a job of its own's."""
+    ident = {k: v for k, v in ident.items() if k != "schedule.interleave"}  # null or a pair
     if not MODES[probe].agent:
         ident = {k: v for k, v in ident.items() if not k.startswith("agent.") and k != "seed"}
     return json.dumps(ident, sort_keys=True)

@@ -64,11 +64,14 @@ class ScheduleConfig:
     profile: bool = False
     """After the timed reps, one more with host clocks on each phase (result's `phases`)."""
     interleave: Optional[str] = None
-    """A probe without an agent (env_only) to time after each of a loop's timed reps, in the same
-    process over the same emulators and batches (result's `interleaved`): between jobs the
-    emulators' speed drifts far more than within one, so the loop's ratio to them is read rep by
-    rep. The probes' own jobs ignore it (so one sweep can run them too); not part of a result's
-    identity; timed repetitions only. null: none."""
+    """Another mode timed in turn with a loop's timed reps (A B B A), in the same process over the
+    same emulators (result's `interleaved`; `INTERLEAVES`). A probe without an agent (env_only): between
+    jobs the emulators' speed drifts far more than within one, so the loop's ratio to them is read
+    rep by rep; not part of what a result measured. Or the other of step and sendrecv, over the
+    same emulators and compiled policy: one build serves both modes, and the other mode's record
+    is written too (`<job folder>/<mode>/result.json`); such pairs are grouped apart from jobs of
+    their own. The probes' jobs and the named mode's own ignore it (so one sweep can run them too);
+    timed repetitions only. null: none."""
     total_env_steps: Optional[int] = None
     """A learning run (schedule=learn): one repetition to this many env steps, with a
     learning curve in the result; needs an algorithm that learns (registry.Algo.learns). null: timed repetitions."""
@@ -125,6 +128,19 @@ class Config:
     """Plugins to load in every process of the job (config.plugins): module names or .py paths that
     register algorithms, backends, networks, runtimes or modes; beside the installed packages' entry
     points and PPO_BENCH_PLUGINS. Read off the command line before the config is composed."""
+
+
+SHARE_A_BUILD = tuple(MODES.names(kind="loop", groups=False))
+"""Loop modes that can take turns over one set of emulators and one compiled policy (step, sendrecv)."""
+INTERLEAVES = (*MODES.names(kind="probe", agent=False), *SHARE_A_BUILD)
+"""What schedule.interleave may name."""
+
+
+def interleaves(cfg: Any) -> bool:
+    """Whether a job times schedule.interleave in turn with its reps: a loop's job, where it names
+    another mode (a probe's job, or the named mode's own, ignores it)."""
+    other = cfg.schedule.interleave
+    return other is not None and MODES[cfg.mode.name].kind == "loop" and other != cfg.mode.name
 
 
 def schema() -> type:
@@ -237,7 +253,7 @@ def _check_schedule(schedule: Any, algo: Any) -> None:
         raise ValueError("schedule.stop_at_target=true: needs a learning run (schedule.total_env_steps) "
                          "with schedule.target_return set")
     if schedule.interleave is not None:
-        one_of("schedule.interleave", schedule.interleave, MODES.names(kind="probe", agent=False))
+        one_of("schedule.interleave", schedule.interleave, INTERLEAVES)
         if learning:
             raise ValueError(f"schedule.interleave={schedule.interleave}: a learning run is one "
                              "repetition with nothing to interleave; use it with timed repetitions")
@@ -272,6 +288,10 @@ def _check_machine(cfg: Any, backend: Any, runtime: Any, mode: Any,
 
 
 def _check_mode(cfg: Any, mode: Any, runtime: Any) -> None:
+    other = cfg.schedule.interleave
+    if interleaves(cfg) and MODES[other].agent and (mode.groups or cfg.mode.groups != 1):
+        raise NotApplicable(f"schedule.interleave={other}: one build serves {' and '.join(SHARE_A_BUILD)} "
+                            f"only, in one batch (mode.name={cfg.mode.name}, mode.groups={cfg.mode.groups})")
     if cfg.mode.groups > 1 and not mode.groups:
         raise NotApplicable(f"mode.groups={cfg.mode.groups}: only {', '.join(MODES.names(groups=True))} "
                             "take groups > 1")

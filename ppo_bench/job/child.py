@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Any
+from typing import Any, Optional
 
 import numpy as np
 import torch
@@ -19,7 +19,7 @@ from omegaconf import DictConfig, OmegaConf
 
 from ppo_bench import IMPORTS_BEGAN, registry
 from ppo_bench.config import plugins
-from ppo_bench.config.schema import resolved_device
+from ppo_bench.config.schema import interleaves, resolved_device
 from ppo_bench.agent.make import make_agent, total_updates
 from ppo_bench.agent.runtimes import compiled_graphs, cudagraph_skips
 from ppo_bench.env.backends import make_vector_env, num_threads
@@ -27,7 +27,7 @@ from ppo_bench.env.torch_envs import DuplicateEnvError, TorchEnvs, Upload, probe
 from ppo_bench.job.isolation import Progress, Stage
 from ppo_bench.loop.observers import EachStep, Observers
 from ppo_bench.loop.phases import describe
-from ppo_bench.loop.run import interleaved, learn, measure, synchronizer
+from ppo_bench.loop.run import Interleaver, learn, measure, synchronizer
 from ppo_bench.record import provenance
 from ppo_bench.record.parts import (UNIT, Curve, EnvSteps, Imports, Inference, Interleaved, Learning, Machine,
                                     Measured, Phases, Throughput, Timing, to_target, utc_iso)
@@ -174,8 +174,9 @@ def _build_and_run(cfg: DictConfig, started_mono: float, progress: Progress, for
     if driver.agent is not None:
         progress.on_stall(driver.agent.device_state)
     loop = _learn if cfg.schedule.total_env_steps is not None else _timed
-    measured, timing, warnings = loop(cfg, driver, device, started_mono, progress)
-    return Finished(device=str(device), measured=measured, timing=start.updated(timing), warnings=warnings)
+    measured, timing, warnings, other = loop(cfg, driver, device, started_mono, progress)
+    return Finished(device=str(device), measured=measured, timing=start.updated(timing), warnings=warnings,
+                    other=other)
 
 
 def _inference(agent: Any, runtime: str, first_step_s: float | None) -> Inference:
@@ -236,8 +237,9 @@ def _run_on(driver: Any, progress: Progress, loop) -> tuple[Any, Machine]:
 
 
 def _timed(cfg: DictConfig, driver: Any, device: torch.device, started_mono: float,
-           progress: Progress) -> tuple[Measured, Timing, list[str]]:
-    """Warm-up and timed repetitions: what they measured, their clocks and their warnings."""
+           progress: Progress) -> tuple[Measured, Timing, list[str], Optional[Measured]]:
+    """Warm-up and timed repetitions: what they measured, their clocks, their warnings, and what the
+    loop mode that took turns with them over the same build measured (schedule.interleave; else None)."""
     sched = cfg.schedule
     n_steps = cfg.env.num_envs * sched.bench_steps
     stopping = Stopping.of(sched)
@@ -258,21 +260,26 @@ def _timed(cfg: DictConfig, driver: Any, device: torch.device, started_mono: flo
                  " of the pilot" if stopping.planned is None else "", n_steps / seconds, UNIT, seconds,
                  time.monotonic() - started_mono, seconds * (total - done))
 
-    interleave = None
-    if sched.interleave is not None and MODES[cfg.mode.name].kind == "loop":  # a probe's job ignores it
-        probe = MODES[sched.interleave].load()
-        rep = interleaved(driver, lambda env: probe(env, None, cfg.seed, cfg.mode.groups), sched, cfg.seed,
-                          synchronizer(device))
+    interleave, other = None, sched.interleave
+    if interleaves(cfg):
+        kind = MODES[other]
 
-        def interleave() -> float:
-            seconds = rep()
-            progress.send("partial", "probe", n_steps / seconds)
-            log.info("  %s after it: %.0f %s in %.2f s", sched.interleave, n_steps / seconds, UNIT, seconds)
-            return seconds
+        def other_driver(loop: Any) -> Any:  # a probe over the loop's vector env; a loop mode over its build
+            if kind.agent:
+                loop.agent.restart()
+                return kind.load()(loop.envs, loop.agent, cfg.seed, cfg.mode.groups, loop.observers)
+            return kind.load()(loop.vector_env, None, cfg.seed, cfg.mode.groups)
+
+        interleave = Interleaver(driver, other_driver, sched, cfg.seed, synchronizer(device))
+
+    def on_other(rep: int, seconds: float) -> None:
+        progress.send("partial", "probe", n_steps / seconds)
+        log.info("  %s %s it: %.0f %s in %.2f s", other, "before" if interleave.first(rep) else "after",
+                 n_steps / seconds, UNIT, seconds)
 
     timings, machine = _run_on(driver, progress, lambda restart: measure(
         driver, sched, synchronizer(device), on_rep, recovery(cfg, driver, device), interleave,
-        on_timed=restart, stopping=stopping))
+        on_other=on_other, on_timed=restart, stopping=stopping))
     agent = driver.agent
     warnings = []
     graphs = compiled_graphs()
@@ -297,17 +304,22 @@ def _timed(cfg: DictConfig, driver: Any, device: torch.device, started_mono: flo
         inference=_inference(agent, cfg.agent.runtime, timings.first_step_s),
         phases=None if timings.phases is None else Phases.from_json(timings.phases, "phases"), machine=machine,
         faults=timings.faults)
-    if interleave is not None:  # a record has the key only where the job interleaved a probe
-        measured.interleaved = Interleaved(mode=sched.interleave, reps=[n_steps / s for s in timings.probe_seconds],
+    if interleave is not None:  # a record has the key only where the job interleaved another mode
+        measured.interleaved = Interleaved(mode=other, reps=[n_steps / s for s in timings.probe_seconds],
                                            seconds=timings.probe_seconds, env_steps_per_rep=n_steps)
     timing = Timing(first_step_s=timings.first_step_s, warmup_s=timings.first_step_s + timings.warmup_s,
                     measure_s=sum(timings.rep_seconds), measure_started_at=utc_iso(timings.measure_started),
                     measure_finished_at=utc_iso(timings.measure_finished))
-    return measured, timing, warnings
+    paired = None
+    if interleave is not None and MODES[other].agent:  # its own record: its reps, this build's other figures
+        paired = Measured(batch_size=measured.batch_size, num_threads=measured.num_threads,
+                          throughput=Throughput.of(timings.probe_seconds, n_steps), env_steps=None,
+                          inference=measured.inference, phases=None, machine=machine, faults=[])
+    return measured, timing, warnings, paired
 
 
 def _learn(cfg: DictConfig, driver: Any, device: torch.device, started_mono: float,
-           progress: Progress) -> tuple[Measured, Timing, list[str]]:
+           progress: Progress) -> tuple[Measured, Timing, list[str], None]:
     """A learning run: the loop to schedule.total_env_steps; what it measured (its `learning` among
     it), its clocks and its warnings."""
     sched = cfg.schedule
@@ -354,4 +366,4 @@ def _learn(cfg: DictConfig, driver: Any, device: torch.device, started_mono: flo
     timing = Timing(first_step_s=None, warmup_s=0.0, measure_s=run.loop_s,
                     measure_started_at=utc_iso(run.measure_started), measure_finished_at=utc_iso(run.measure_finished))
     dropped = "the vector env was rebuilt and the episodes in progress dropped"
-    return measured, timing, _faults_warning(run.faults, dropped)
+    return measured, timing, _faults_warning(run.faults, dropped), None

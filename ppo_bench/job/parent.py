@@ -230,9 +230,21 @@ def _close(record: Record, child: Optional[ChildJob], interleave: Optional[str],
         record.warnings.append(note)
         log.warning(note)
     record.timing.finished_at = utc_iso(time.time())
+    other = child.result.other if child is not None and child.result is not None and record.status == "ok" else None
+    if other is not None:  # the mode that took turns with this one over its build: its record first, so
+        # that an ok record here (which resume keeps) says the other's is on disk too
+        paired_path = path.parent / record.measured.interleaved.mode / RESULT
+        paired = record.paired(other, paired_path.parent)
+        unwritten = _write(paired_path, paired)
+        if unwritten is None:
+            _log_outcome(paired, paired_path)
+        else:
+            record.status, record.error = "failed", unwritten
     unwritten = _write(path, record)
     if unwritten is None:  # the job's line only once its record is on disk
         _log_outcome(record, path)
+        if record.status == "failed" and other is not None and sys.exc_info()[0] is None:
+            raise JobFailed(record.error)
         return
     cause = f"{record.error}; " if record.status == "failed" and record.error else ""
     log.error("%s: FAILED: %s%s", head_of(record), cause, unwritten)

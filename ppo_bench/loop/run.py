@@ -71,7 +71,7 @@ class Timings:
     faults: list[dict] = field(default_factory=list)
     """Repetitions that failed and ran again (see `measure`)."""
     probe_seconds: list[float] = field(default_factory=list)
-    """With `interleave`: the probe's repetition after each timed one, in order."""
+    """With `interleave`: the other side's repetitions, paired with the timed ones in order."""
 
 
 Recover = Callable[[BaseException], Optional[dict]]
@@ -121,32 +121,49 @@ def repetition(driver: Driver, steps: int, sync: Callable[[], None]) -> tuple[fl
     return done - t, done - queued
 
 
-def interleaved(driver: Driver, probe: Callable[[VectorEnv], Driver], schedule: Any, seed: int,
-                sync: Callable[[], None]) -> Callable[[], float]:
-    """One repetition of a probe between two of the loop's, over the loop's own emulators
-    (schedule.interleave): the loop's batches in flight are drained, `probe(vector_env)` builds the
-    probe's driver (its reset starts every env afresh), which warms up for schedule.warmup loop
-    steps and is timed for bench_steps; then its batches are drained and the loop starts over on
-    the same emulators (`driver.reset`: the agent drops its episodes and rollout in progress) and
-    warms up again before its next timed repetition. Returns the probe's seconds."""
+class Interleaver:
+    """Another mode timed in turn with a loop's repetitions, over the loop's own emulators
+    (schedule.interleave), in the order A B B A: the loop's rep 0, the other's 0, the other's 1, the
+    loop's 1, the loop's 2, ... so that a steady drift within the job weighs on both sides alike,
+    and each switch pays once for two reps. `other(driver)` builds the other side's driver over the
+    loop's (a probe over its vector env; a loop mode over its emulators and agent, which then drops
+    its episodes and rollout in progress): at a switch to it the loop's batches in flight are
+    drained, the other driver's reset starts every env afresh and it warms up for schedule.warmup
+    loop steps; at a switch back its batches are drained and the loop starts over on the same
+    emulators (`driver.reset`) and warms up again before its next timed repetition."""
 
-    def rep() -> float:
-        drain(driver.vector_env, driver.pending())
-        other = probe(driver.vector_env)
-        run_loop(other, until=lambda s: s >= schedule.warmup)
-        seconds, _ = repetition(other, schedule.bench_steps, sync)
-        drain(other.vector_env, other.pending())
-        driver.reset(seed)
-        run_loop(driver, until=lambda s: s >= schedule.warmup)
-        sync()
+    def __init__(self, driver: Driver, other: Callable[[Driver], Driver], schedule: Any, seed: int,
+                 sync: Callable[[], None]):
+        self.driver, self.other, self.schedule, self.seed, self.sync = driver, other, schedule, seed, sync
+        self.active: Optional[Driver] = None  # the other side's driver while it holds the emulators
+
+    def first(self, rep: int) -> bool:
+        """Whether the other side's rep `rep` comes before the loop's (odd reps: A B, B A, A B, ...)."""
+        return rep % 2 == 1
+
+    def rep(self) -> float:
+        """One timed repetition of the other side (switching to it where the loop held the emulators)."""
+        if self.active is None:
+            drain(self.driver.vector_env, self.driver.pending())
+            self.active = self.other(self.driver)
+            run_loop(self.active, until=lambda s: s >= self.schedule.warmup)
+        seconds, _ = repetition(self.active, self.schedule.bench_steps, self.sync)
         return seconds
 
-    return rep
+    def back(self) -> None:
+        """The loop holds the emulators again (a no-op where it does), warmed up."""
+        if self.active is None:
+            return
+        drain(self.active.vector_env, self.active.pending())
+        self.active = None
+        self.driver.reset(self.seed)
+        run_loop(self.driver, until=lambda s: s >= self.schedule.warmup)
+        self.sync()
 
 
 def measure(driver: Driver, schedule: Any, sync: Callable[[], None],
             on_rep: Callable[[int, float], None], recover: Optional[Recover] = None,
-            interleave: Optional[Callable[[], float]] = None,
+            interleave: Optional[Interleaver] = None, on_other: Callable[[int, float], None] = lambda r, s: None,
             on_timed: Callable[[], None] = lambda: None, stopping: Optional[Stopping] = None) -> Timings:
     """Warm up, then time repetitions of `schedule.bench_steps` loop steps until `stopping` (by
     default `Stopping.of(schedule)`: schedule.reps of them, or as many as a precision target's pilot
@@ -155,7 +172,8 @@ def measure(driver: Driver, schedule: Any, sync: Callable[[], None],
 
     A repetition that fails in a way `recover` can mend is dropped (its time and env steps) and
     run again, once: a second failure of the same repetition ends the job. With `interleave`
-    (see `interleaved`), after each timed repetition it runs and times the probe's.
+    (see `Interleaver`), the other side's repetitions are timed in turn with these, A B B A, one for
+    each (`on_other` hears of each).
     """
     out = Timings()
     stopping = Stopping.of(schedule) if stopping is None else stopping
@@ -165,6 +183,10 @@ def measure(driver: Driver, schedule: Any, sync: Callable[[], None],
     out.measure_started = time.time()
     while stopping.stopped_by is None:
         rep = len(out.rep_seconds)
+        if interleave is not None and interleave.first(rep):
+            out.probe_seconds.append(interleave.rep())
+            on_other(rep, out.probe_seconds[-1])
+            interleave.back()
         counts = None if driver.env_steps is None else driver.env_steps.copy()
         try:
             seconds, _ = repetition(driver, schedule.bench_steps, sync)
@@ -181,9 +203,12 @@ def measure(driver: Driver, schedule: Any, sync: Callable[[], None],
         out.rep_seconds.append(seconds)
         stopping.add(out.rep_seconds)
         on_rep(rep, seconds)
-        if interleave is not None:
-            out.probe_seconds.append(interleave())
+        if interleave is not None and not interleave.first(rep):
+            out.probe_seconds.append(interleave.rep())
+            on_other(rep, out.probe_seconds[-1])
     out.measure_finished = time.time()
+    if interleave is not None and schedule.profile:
+        interleave.back()  # the profiled rep is the loop's (the emulators close under either driver)
     out.env_steps = timed
     if schedule.profile:
         clock = PhaseClock(driver)

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from typing import Optional
 
 from ppo_bench.config.keys import renamed
 from ppo_bench.config.agent import CommonAgentConfig, narrowed_agent
 from ppo_bench.config.schema import EnvConfig, ScheduleConfig
-from ppo_bench.registry import ALGOS
+from ppo_bench.registry import ALGOS, MODES
 
 RUN_CONTROL_KEYS = ("resume", "set_aside", "collect", "stall_timeout_s", "plugins")
 """How a job runs, not what it measures: not part of its identity, not stored, and not in its
@@ -91,8 +92,22 @@ def learns(flat: dict) -> bool:
 
 def group_identity(flat: dict) -> dict:
     """The keys that say what was measured: all but the mode's, num_envs, round, profile and interleave
-    (what runs beside the timed reps, not in them); and
+    (what runs beside the timed reps, not in them; but a pair of loop modes that took turns over one
+    build keeps `schedule.interleave` as the pair, `paired_modes`); and
     for a learning run the seed (its seeds are samples of one configuration) and where it stops
     (`STOPS`: they cut a curve short, they do not change it)."""
     pooled = NOT_IDENTITY + (("seed", *STOPS) if learns(flat) else ())
-    return {k: v for k, v in flat.items() if k not in pooled and not k.startswith("mode.")}
+    out = {k: v for k, v in flat.items() if k not in pooled and not k.startswith("mode.")}
+    # a pair's figures came from turns with another mode over one build: grouped apart, both modes
+    # together; the key is in every identity (null elsewhere), since one that lacks it matches any
+    out["schedule.interleave"] = paired_modes(flat)
+    return out
+
+
+def paired_modes(flat: dict) -> Optional[str]:
+    """"sendrecv+step" where a flat config's job took turns with another loop mode over one build
+    (schedule.interleave naming one, not its own mode); None else (a probe, or nothing, interleaved)."""
+    other, mode = flat.get("schedule.interleave"), flat.get("mode.name")
+    if other is None or other == mode or other not in MODES or not MODES[other].agent:
+        return None
+    return "+".join(sorted((other, mode)))

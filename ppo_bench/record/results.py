@@ -155,6 +155,19 @@ class Record(Part):
             self.measured_so_far = MeasuredSoFar(reps=partial["rep"], interleaved=probe and Interleaved(
                 mode=interleave, reps=probe))
 
+    def paired(self, measured: Measured, output_dir: Path) -> "Record":
+        """The record of the loop mode that took turns with this ok job's over the same build
+        (schedule.interleave names it): this record as that mode's, with its figures, its config's
+        interleave naming this job's mode, in `output_dir`. This record holds the pairs
+        (`interleaved`); that one holds its own reps only."""
+        other = self.measured.interleaved.mode
+        value = {k: v for k, v in self.to_json().items() if k not in Measured.__dataclass_fields__}
+        config = json.loads(json.dumps(self.config))
+        config["mode"]["name"], config["schedule"]["interleave"] = other, self.mode
+        value.update(measured.to_json(), mode=other, config=config,
+                     job={**self.job.to_json(), "output_dir": str(output_dir)})  # the job's warnings kept
+        return Record.from_json(value)
+
     def fingerprint(self) -> Optional[str]:
         """What identifies the run this record is of, whichever file it was read from; None if it
         cannot tell. The host and the job's clock readings (start, end, and the measurement window)
@@ -177,6 +190,9 @@ class Finished:
     timing: Timing
     """Its clocks, from its start-up to the measurement's end."""
     warnings: list[str]
+    other: Optional[Measured] = None
+    """What the loop mode that took turns with it over the same build measured (schedule.interleave
+    naming step or sendrecv), for its own record (Record.paired); None else."""
 
 
 def read_result(path: Path, data: Optional[bytes] = None) -> dict:
