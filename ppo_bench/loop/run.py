@@ -29,7 +29,6 @@ import numpy as np
 import torch
 
 from ppo_bench.agent.algos.base import EpisodeReturns
-from ppo_bench.env.backends import VectorEnv
 from ppo_bench.loop.drivers import Driver, drain
 from ppo_bench.loop.phases import PhaseClock
 from ppo_bench.record.parts import CURVE_KEYS, to_target
