@@ -273,9 +273,14 @@ def test_a_pair_of_loop_modes_over_one_build_is_grouped_apart_and_set_against_jo
     in a group of their own, the section pairs step over sendrecv rep by rep, and sets the turns'
     sendrecv reps against sendrecv in its own jobs, never against the pair's own record of them."""
     step, recv, own = [900.0, 910.0, 905.0, 895.0], [1000.0, 1020.0, 1010.0, 990.0], [950.0, 970.0, 960.0, 940.0]
-    job(tmp_path, "paired", step, recv, mode="step", groups=1, probe="sendrecv")
-    write(tmp_path, "paired/sendrecv", mode="sendrecv", groups=1, reps=recv, sched_reps=4,
-          sched_extra={"interleave": "step"})
+    from datetime import timedelta
+
+    from test_collect import T0
+
+    at = T0 - timedelta(days=1)  # apart from the other jobs' windows
+    job(tmp_path, "sweep/paired", step, recv, mode="step", groups=1, probe="sendrecv", start=at)
+    write(tmp_path, "sweep/paired/sendrecv", mode="sendrecv", groups=1, reps=recv, sched_reps=4,
+          sched_extra={"interleave": "step"}, start=at)  # one process: the same clocks
     write(tmp_path, "step", mode="step", groups=1, reps=[880.0, 890.0, 870.0, 885.0], sched_reps=4,
           sched_extra={"interleave": None})
     write(tmp_path, "sendrecv", mode="sendrecv", groups=1, reps=own, sched_reps=4, sched_extra={"interleave": None})
@@ -290,3 +295,6 @@ def test_a_pair_of_loop_modes_over_one_build_is_grouped_apart_and_set_against_jo
     assert cell["ratio"] == pytest.approx(log_t([a / b for a, b in zip(step, recv)])[0])
     assert cell["own_mean"] == pytest.approx(np.mean(own))
     assert cell["own_ratio"] == pytest.approx(welch_log(recv, own)[0])
+    pair = c.jobs[c.jobs["group"] == paired]
+    assert not c.jobs["contended"].any()  # the pair's two records are one run, not two beside each other
+    assert set(pair["sweep"]) == {str(tmp_path / "sweep")}  # the other mode's record is of its job's sweep

@@ -52,12 +52,13 @@ def build(c: Collection, records: list[tuple[Path, Record]]) -> None:
 
 def _run_windows(jobs: pd.DataFrame, records: list[tuple[Path, Record]]) -> pd.DataFrame:
     """Every job's run on its host: the ok ones and the failed ones (a failed job may have run for
-    minutes); not the skipped ones, which built nothing."""
+    minutes); not the skipped ones, which built nothing, nor the other mode of a pair over one build
+    (`of_job`): its job's run is its own."""
     failed = [{"path": str(p), "host": r.provenance.host, "run_start": w[0], "run_end": w[1],
                "cores": slot_cores(r), "slot_gpu": r.placement and r.placement.gpu}
               for p, r in records if r.status == "failed" for w in [run_window(r.timing)]]
     cols = ["path", "host", "run_start", "run_end", "cores", "slot_gpu"]
-    windows = pd.concat([jobs[cols], pd.DataFrame(failed, columns=cols)]).dropna(subset=cols[:4])
+    windows = pd.concat([jobs[jobs["of_job"].isna()][cols], pd.DataFrame(failed, columns=cols)]).dropna(subset=cols[:4])
     return windows.astype({"run_start": float, "run_end": float}).reset_index(drop=True)
 
 

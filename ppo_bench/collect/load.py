@@ -188,12 +188,15 @@ def _job(path: Path, rec: Record) -> dict:
     timing, so_far = rec.timing, rec.measured_so_far
     run, loads = run_window(timing), _readings(measured.machine, "load_1m")
     probe = so_far.interleaved if stopped and so_far else measured.interleaved
+    # the other mode of a pair over one build: written in its job's folder, by its job, in its run
+    of_job = str(path.parent.parent / path.name) if ident.get("schedule.interleave") and probe is None else None
     return {
         "path": str(path), "identity": json.dumps(ident, sort_keys=True), "ident": ident,
         "mode_name": mode_cfg.pop("name", rec.mode), "mode_cfg": mode_cfg,
         "groups": int(mode_cfg["groups"]), "num_envs": int(rec.num_envs),
         "round": int(flat.get("round", 0) or 0),
-        "sweep": str(path.parent.parent),  # the multirun folder: rounds pair only within one sweep
+        "sweep": str(Path(of_job or path).parent.parent),  # the multirun folder: rounds pair only within one sweep
+        "of_job": of_job,
         "reps": [float(x) for x in (so_far.reps if so_far else [])] if stopped
         else [float(x) for x in measured.throughput.reps],
         **_precision(None if stopped else measured.throughput),
