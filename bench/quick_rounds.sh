@@ -4,9 +4,11 @@
 # step half (+preset=quick mode=step), the whole main job (+preset=quick) and the
 # reference's own schedule (+preset=quick_reference), the order reversed every other
 # round. walls.txt: variant, round, exit status, seconds; a .tar.gz per sweep (its
-# folder names hold '=') and a .log per run.
+# folder names hold '=') and a .log per run. VARIANTS picks and orders them (quick_paired:
+# the main job with step and sendrecv in turns over one build per num_envs).
 #
 #   bench/quick_rounds.sh OUT REFERENCE_SCRIPT [ROUNDS]
+#   VARIANTS="script_step quick_paired quick" bench/quick_rounds.sh OUT REFERENCE_SCRIPT 3
 set -u
 out=${1:?usage: bench/quick_rounds.sh OUT REFERENCE_SCRIPT [ROUNDS]}
 ref=${2:?usage: bench/quick_rounds.sh OUT REFERENCE_SCRIPT [ROUNDS]}
@@ -17,11 +19,12 @@ declare -A cmd=(
     [quick_step]="python3 run.py -m +preset=quick mode=step"
     [quick]="python3 run.py -m +preset=quick"
     [quick_reference]="python3 run.py -m +preset=quick_reference"
+    [quick_paired]="python3 run.py -m +preset=quick mode=step schedule.interleave=sendrecv"
 )
-order=(script_step quick_step quick quick_reference)
+read -r -a order <<< "${VARIANTS:-script_step quick_step quick quick_reference}"
 for r in $(seq 1 "$rounds"); do
     run=("${order[@]}")
-    if (( r % 2 == 0 )); then run=(quick_reference quick quick_step script_step); fi
+    if (( r % 2 == 0 )); then run=(); for ((i = ${#order[@]} - 1; i >= 0; i--)); do run+=("${order[i]}"); done; fi
     for v in "${run[@]}"; do
         dir="$out/$v-$r"
         sweep=""; [[ $v == script_step ]] || sweep="hydra.sweep.dir=$dir"
