@@ -1,6 +1,6 @@
 """The collector's section on a loop over the probe interleaved in its own job (schedule.interleave).
 
-Each rep of the loop is paired with the probe's rep that followed it in the same process; the
+Each rep of the loop is paired with its partner, the probe's rep of the same index in the same process; the
 ratios of all pairs of a configuration's jobs are pooled, and each job's own is listed. Expected
 figures are worked out here from the reps (logs, scipy's t quantile), not by ppo_bench.record.stats.
 """
@@ -90,7 +90,7 @@ def test_pairs_pooled_over_jobs_and_each_jobs_own(tmp_path, capsys):
     assert (f"| async | 2 | 8 | {p['loop_mean']:.0f} | {p['probe_mean']:.0f} | {cells(ratio, lo, hi)} | 8 | 2 | "
             f"r0 {cells(*r0)}; r1 {cells(*r1)} |") in out
     assert "| mode | groups | num_envs | loop | env_only | loop/env_only paired | pairs | jobs |" in out
-    assert "the loop's rep over the env_only rep that followed it in the same job" in out
+    assert "the loop's rep over its env_only partner in the same job (turns A B B A)" in out
     assert "t-interval on the log ratios" in out
     assert "differ in length" not in out
 

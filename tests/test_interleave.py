@@ -1,4 +1,4 @@
-"""schedule.interleave: the emulators alone timed after each of a loop's repetitions, in the same
+"""schedule.interleave: the emulators alone (or the other of step and sendrecv) timed in turn with a loop's repetitions, in the same
 process over the same emulators, so the loop's ratio to them is read rep by rep (between jobs the
 emulators' speed drifts far more than within one)."""
 
@@ -72,7 +72,7 @@ def test_a_job_with_interleave_times_the_emulators_after_each_of_its_reps(tmp_pa
 
 def test_a_job_that_fails_part_way_keeps_the_reps_and_pairs_it_finished(tmp_path, inject):
     """The third timed rep fails (as a `timeout` would kill it): the record says failed and keeps the two
-    reps that finished, each with the probe's rep that followed it, for the collector to pair."""
+    reps that finished, each with its partner from the probe, for the collector to pair."""
     inject("ppo_bench.loop.run:repetition:5:raise")  # rep 1, probe 1, rep 2, probe 2, then rep 3
     with pytest.raises(parent.JobFailed, match="injected fault in repetition"):
         run_job(tmp_path, "mode=sendrecv", "env.num_envs=4", "agent.algo=ppo", "agent.runtime=eager", "device=cpu",

@@ -81,7 +81,7 @@ second efficiency).
 Jobs run with `schedule.profile=true` also give a table of where the loop
 step's time goes (phases.csv, and a section of table.md), averaged over rounds.
 
-Loop jobs run with `schedule.interleave` (a probe of the emulators timed after each of the
+Loop jobs run with `schedule.interleave` (a probe of the emulators, or the other of step and sendrecv, timed in turn with each of the
 loop's reps, in the same process) also give the loop over that probe paired rep by rep within
 the job, all pairs of a configuration's jobs pooled and each job's own beside them, since the
 emulators drift more between processes than within one (interleaved.csv, and a section of

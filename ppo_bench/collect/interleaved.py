@@ -1,10 +1,10 @@
 """Loops timed with a probe in the same job (schedule.interleave): the loop over the probe and over its
 bound per design, rep by rep.
 
-A loop job that also timed a probe of the emulators after each of its reps, in the same process over
+A loop job that also timed a probe of the emulators (or the other of step and sendrecv) in turn with its reps, A B B A, in the same process over
 the same emulators, carries those reps (`interleaved`). On a machine where the emulators' speed
 drifts 10-30% between processes but a few % within one, the loop's ratio to that probe is best read
-rep by rep within the job: per pair, the loop's rep over the probe's rep that followed it. Per group
+rep by rep within the job: per pair, the loop's rep over its partner (rep i of each side). Per group
 x mode x groups x num_envs, all pairs of its jobs are pooled (geometric mean, t-interval on the log
 ratios), and each job's own ratio is listed beside them, so that drift between jobs shows against
 the spread within one. This is a section of table.md and interleaved.csv (a row per cell, then one
@@ -17,7 +17,7 @@ Where the env probe ran interleaved, the bound per design (bound_per_design) rep
 Paired by round, a chain row's bound moves with the emulators' drift between processes (env_only
 averaged 4.6k-7.1k env-steps/s at 8 envs in four rounds' jobs on the H200,
 docs/results/2026-12-02-h200), so its interval spans the bar it is read against. A loop job that
-times env_only after each of its reps has E per rep, from the same process and emulators; A (the
+times env_only in turn with its reps has E per rep, from the same process and emulators; A (the
 agent alone, steadier, and a small part of the chain where E is the slower side) is the agent
 probe's mean in the job's round, or over all rounds where its round has none. Each rep's bound is
 then computed by the row's design, and the loop's rep over it is pooled over the cell's jobs:
@@ -164,7 +164,7 @@ def _probe_markdown(c: Collection) -> list[str]:
                                f"loop/{probe} paired", "pairs", "jobs", "per job (round: loop/" + probe + ")"],
                               rows) + [""]
         lines += [f"loop, {probe} = mean env-steps/s over the paired reps; loop/{probe} paired = per repetition, "
-                  f"the loop's rep over the {probe} rep that followed it in the same job, geometric mean with a "
+                  f"the loop's rep over its {probe} partner in the same job (turns A B B A), geometric mean with a "
                   "95% t-interval on the log ratios, all pairs of the row's jobs pooled; per job = the same over "
                   "one job's pairs: their spread is the drift between jobs (processes)"
                   + (f"; {probe} in jobs of its own = their mean at the row's groups and num_envs (the one the "

@@ -17,7 +17,7 @@ its seed, so its seed is pooled like a round; the reference workload's seed stay
 of what was measured, as before. Its `learning` record is checked with the rest of the record,
 so that a malformed one (curve lists of unequal length, say) makes the file unusable with one
 reason, like any other mistyped field; so does a malformed `interleaved` record (a probe timed
-after each of a loop's reps, see limits). A learning run that failed part-way keeps the curve
+in turn with a loop's reps, see limits). A learning run that failed part-way keeps the curve
 it had (`learning_so_far`): its points up to the failure are as good as any finished run's,
 so it is read too (`Collection.stopped`), for the curves and the comparison at equal env
 steps, never for a throughput or a final return. So is a timed job that failed part-way (a

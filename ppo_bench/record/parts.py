@@ -87,7 +87,7 @@ class Throughput(Part):
 
 @dataclass(kw_only=True)
 class Interleaved(Part):
-    """A probe timed after each of the loop's repetitions in the same job (schedule.interleave): its
+    """Another mode timed in turn with the loop's repetitions in the same job (schedule.interleave): its
     mode and its reps, in the loop's order; positive, since the loop's reps are divided by them."""
     mode: str = UNSET
     reps: list[float] = UNSET
