@@ -271,6 +271,11 @@ pathlib.Path("preloading").touch()
 while not os.path.exists("go"):  # the test says when the server's import ends
     time.sleep(0.01)
 pathlib.Path("preloaded").touch()
+
+
+def late():  # a child's work that leaves a mark only if the child lives for a while
+    time.sleep(2)
+    pathlib.Path("child-ran").touch()
 """
 """A module `slow_preload` for the fork server to import, in the test's folder (its working directory)."""
 
@@ -324,6 +329,47 @@ def test_a_ctrl_c_while_the_fork_server_starts_is_raised_once_it_has_started_and
     """, tmp_path)
     assert lines[0] == "raised", "the Ctrl-C that came while the fork server started was lost"
     assert lines[1] in ("server S", "server R"), "a Ctrl-C during its preload ended the fork server"
+
+
+def test_a_start_that_comes_only_after_the_ctrl_c_s_stop_leaves_no_process(tmp_path):
+    """On a busy machine the start thread can reach the start only after the Ctrl-C ended the wait and
+    killed the server: multiprocessing then starts another server, which forks the child of a job that
+    stopped. That child (and that server) are ended: no child's work, no traceback."""
+    (tmp_path / "go").touch()
+    lines = run_script("""
+        import os, signal, time
+        import slow_preload
+        from ppo_bench.job import forkserver
+
+        ctx = forkserver.context("slow_preload")
+        forkserver.ensure_running()
+        server = forkserver.server_pid()
+        os.kill(server, signal.SIGSTOP)
+        proc = ctx.Process(target=slow_preload.late, daemon=True)
+        start = proc.start
+
+        def ended(pid):
+            try:
+                return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] in "ZX"
+            except FileNotFoundError:
+                return True
+
+        def late_start():  # the Ctrl-C, and the start only once the stop has ended the server
+            os.kill(os.getpid(), signal.SIGINT)
+            while not ended(server):
+                time.sleep(0.01)
+            start()
+
+        proc.start = late_start
+        try:
+            forkserver.start_child(ctx, proc, timeout=60)
+            print("started")
+        except KeyboardInterrupt:
+            print("raised")
+        time.sleep(4)
+        print("child ran" if os.path.exists("child-ran") else "no child")
+    """, tmp_path)
+    assert lines == ["raised", "no child"]
 
 
 def test_a_ctrl_c_while_the_job_waits_for_the_server_s_answer_stops_the_server(tmp_path):

@@ -122,7 +122,9 @@ def start_child(ctx: Any, proc: Any, timeout: float) -> bool:
     in a thread that the parent waits for, while Ctrl-C and SIGTERM still reach the parent. The
     thread says itself that the start returned: after a join that Ctrl-C interrupted, Python 3.11's
     `is_alive` read False for the start thread still waiting, and the server was left to answer a
-    job that had stopped.
+    job that had stopped. A start thread that reaches the start only after the stop (on a busy
+    machine) finds the server gone, and multiprocessing starts another that forks the child: that
+    child and that server are ended too (the child's unanswered start printed a traceback).
     """
     ensure_running()
     failed: list[BaseException] = []
@@ -144,6 +146,11 @@ def start_child(ctx: Any, proc: Any, timeout: float) -> bool:
         if not answered:
             stop_server()  # its pipe reads as closed: the start gives up
             returned.wait(SERVER_WAIT_S)
+            if returned.is_set() and not failed:  # the start thread came to the start only after the stop
+                # (a busy machine), found the server gone and started another, which forked the child:
+                # a process for a job that stopped, ended here with the server that answered it
+                proc.kill()
+                stop_server()
     if not answered:
         return False
     if failed:
