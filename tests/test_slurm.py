@@ -36,6 +36,18 @@ def cluster(tmp_path_factory):
         yield c
 
 
+@pytest.fixture(autouse=True)
+def queue_left_empty(cluster):
+    """Whatever a test leaves in the queue (a sweep it killed leaves its SLURM jobs) is cancelled after
+    it, and the node resumed: the node has one core per job, and a job left running would hold the next
+    test's jobs pending (on a busy machine a timed-out test so failed the one after it)."""
+    yield
+    if cluster.queue():
+        cluster.run("scancel", "--full", *[line.split()[0] for line in cluster.queue()])
+        until(lambda: cluster.queue() == [], timeout=120)
+    cluster.run("scontrol", "update", f"nodename={cluster.node}", "state=resume")  # where down; refused where up
+
+
 def command(sweep_dir: Path, *overrides: str) -> list[str]:
     return [sys.executable, "run.py", "-m", f"hydra.sweep.dir={sweep_dir}", *SLURM, *TINY, *overrides]
 
@@ -138,7 +150,7 @@ def test_a_node_set_down_mid_sweep_loses_no_finished_record_and_its_job_is_reque
     time.sleep(2)
     cluster.run("scontrol", "update", f"nodename={cluster.node}", "state=resume")  # where not back already
     assert cluster.run("scontrol", "update", f"jobid={job}", "starttime=now").returncode == 0
-    out, err = proc.communicate(timeout=300)
+    out, err = proc.communicate(timeout=600)  # a fresh interpreter's start, 20 s of reps, on a busy machine
     assert proc.returncode == 0, err[-3000:]
     assert short.read_bytes() == kept
     assert [r["status"] for r in records(tmp_path).values()] == ["ok", "ok"]
