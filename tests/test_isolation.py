@@ -279,10 +279,20 @@ def late():  # a child's work that leaves a mark only if the child lives for a w
 """
 """A module `slow_preload` for the fork server to import, in the test's folder (its working directory)."""
 
+PROCS = """def state(pid):  # a process's state letter (Z: ended, not yet reaped), "gone" once reaped
+    try:
+        return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return "gone"
+"""
+"""A module `procs` beside it, without side effects: the scripts read a process's state with it."""
+
 
 def run_script(script: str, tmp_path) -> list[str]:
-    """`script` in a fresh interpreter, in `tmp_path`, with `slow_preload` on its path; its printed lines."""
+    """`script` in a fresh interpreter, in `tmp_path`, with `slow_preload` and `procs` on its path; its printed
+    lines."""
     (tmp_path / "slow_preload.py").write_text(PRELOAD)
+    (tmp_path / "procs.py").write_text(PROCS)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(tmp_path)])}
     out = subprocess.run([sys.executable, "-c", textwrap.dedent(script)], capture_output=True, text=True,
                          timeout=120, env=env, cwd=tmp_path, preexec_fn=as_a_terminal_s)
@@ -295,6 +305,7 @@ def test_a_ctrl_c_while_the_fork_server_starts_is_raised_once_it_has_started_and
     lines = run_script("""
         import os, signal, time
         import multiprocessing.forkserver as mp_forkserver
+        import procs
         from ppo_bench.job import forkserver
 
         forkserver.context("slow_preload")
@@ -311,12 +322,7 @@ def test_a_ctrl_c_while_the_fork_server_starts_is_raised_once_it_has_started_and
         except KeyboardInterrupt:
             print("raised")
         server = forkserver.server_pid()
-
-        def state():
-            try:
-                return open(f"/proc/{server}/stat").read().rsplit(")", 1)[1].split()[0]
-            except FileNotFoundError:
-                return "gone"
+        state = lambda: procs.state(server)  # noqa: E731
 
         while not os.path.exists("preloading"):
             time.sleep(0.01)
@@ -338,7 +344,7 @@ def test_a_start_that_comes_only_after_the_ctrl_c_s_stop_leaves_no_process(tmp_p
     (tmp_path / "go").touch()
     lines = run_script("""
         import os, signal, time
-        import slow_preload
+        import procs, slow_preload
         from ppo_bench.job import forkserver
 
         ctx = forkserver.context("slow_preload")
@@ -348,15 +354,9 @@ def test_a_start_that_comes_only_after_the_ctrl_c_s_stop_leaves_no_process(tmp_p
         proc = ctx.Process(target=slow_preload.late, daemon=True)
         start = proc.start
 
-        def ended(pid):
-            try:
-                return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] in "ZX"
-            except FileNotFoundError:
-                return True
-
         def late_start():  # the Ctrl-C, and the start only once the stop has ended the server
             os.kill(os.getpid(), signal.SIGINT)
-            while not ended(server):
+            while procs.state(server) not in ("Z", "X", "gone"):
                 time.sleep(0.01)
             start()
 
@@ -378,6 +378,7 @@ def test_a_ctrl_c_while_the_job_waits_for_the_server_s_answer_stops_the_server(t
     (tmp_path / "go").touch()  # the server imports its preload at once
     lines = run_script("""
         import os, signal, time
+        import procs
         from ppo_bench.job import forkserver
 
         ctx = forkserver.context("slow_preload")
@@ -397,10 +398,7 @@ def test_a_ctrl_c_while_the_job_waits_for_the_server_s_answer_stops_the_server(t
             print("started")
         except KeyboardInterrupt:
             print("raised")
-        try:  # stopped: a zombie, dying, or already reaped
-            state = open(f"/proc/{server}/stat").read().rsplit(")", 1)[1].split()[0]
-        except FileNotFoundError:
-            state = "gone"
+        state = procs.state(server)  # stopped: a zombie, dying, or already reaped
         print("server", state)
         if state != "gone":
             os.kill(server, signal.SIGKILL)

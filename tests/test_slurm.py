@@ -42,8 +42,9 @@ def queue_left_empty(cluster):
     it, and the node resumed: the node has one core per job, and a job left running would hold the next
     test's jobs pending (on a busy machine a timed-out test so failed the one after it)."""
     yield
-    if cluster.queue():
-        cluster.run("scancel", "--full", *[line.split()[0] for line in cluster.queue()])
+    left = cluster.queue()
+    if left:
+        cluster.run("scancel", "--full", *[line.split()[0] for line in left])
         until(lambda: cluster.queue() == [], timeout=120)
     cluster.run("scontrol", "update", f"nodename={cluster.node}", "state=resume")  # where down; refused where up
 
