@@ -1,25 +1,27 @@
-"""Entry point: `python run.py [overrides]` runs one job, `python run.py -m ...` a sweep."""
+"""Entry point: `python run.py [overrides]` runs one job, `python run.py -m ...` a sweep.
+
+Everything runs under `__name__ == "__main__"`: multiprocessing imports this file again (as
+`__mp_main__`) in every job's child forked from the fork server, and at module level its imports
+(Hydra, the launchers, the record's statistics: scipy.stats) would run again before each job's
+child reached its first line."""
 
 import sys
 
-from ppo_bench.launch import ahead
-
 if __name__ == "__main__":
+    from ppo_bench.launch import ahead
+
     ahead.start_imports(sys.argv[1:])  # a single run's imports (torch) begin now, beside Hydra's start
 
-import hydra  # noqa: E402
-from omegaconf import DictConfig  # noqa: E402
+    import hydra
+    from omegaconf import DictConfig
 
-from ppo_bench.launch import cli  # noqa: E402
-from ppo_bench.config.schema import register_configs  # noqa: E402
+    from ppo_bench.launch import cli
+    from ppo_bench.config.schema import register_configs
 
-register_configs()
+    register_configs()
 
+    @hydra.main(version_base="1.3", config_path="conf", config_name="config")
+    def main(cfg: DictConfig) -> None:
+        cli.job(cfg)
 
-@hydra.main(version_base="1.3", config_path="conf", config_name="config")
-def main(cfg: DictConfig) -> None:
-    cli.job(cfg)
-
-
-if __name__ == "__main__":
     sys.exit(cli.main(main))

@@ -165,13 +165,18 @@ def test_the_server_starts_before_the_config_is_checked_and_a_refused_job_leaves
     assert server_pid() == before and _alive(before)  # not this job's to stop
 
 
-def test_run_py_starts_a_servers_imports_ahead_for_a_single_run_only():
+def test_run_py_starts_a_servers_imports_ahead_where_the_jobs_run_in_its_process():
+    """A single run and a sweep by the basic launcher; not another launcher's sweep (its jobs run
+    elsewhere, each runner starting its own server) nor a command that runs no job."""
     from ppo_bench.launch import ahead
 
-    for args, single in [(["env.num_envs=8", "+preset=learn_fast"], True), ([], True),
-                         (["-m", "env.num_envs=1,8"], False), (["--multirun"], False), (["--help"], False),
-                         (["--cfg", "job"], False), (["hydra.mode=MULTIRUN"], False)]:
-        assert ahead.a_single_run(args) is single, args
+    for args, here in [(["env.num_envs=8", "+preset=learn_fast"], True), ([], True),
+                       (["-m", "env.num_envs=1,8"], True), (["--multirun"], True),
+                       (["-m", "hydra/launcher=basic"], True), (["-m", "hydra/launcher=node"], False),
+                       (["--multirun", "hydra/launcher=slurm", "hydra.launcher.timeout_min=5"], False),
+                       (["-m", "hydra.launcher.n_jobs=2"], False), (["--help"], False), (["-m", "--cfg", "job"], False),
+                       (["--cfg", "job"], False), (["hydra.mode=MULTIRUN"], False)]:
+        assert ahead.jobs_run_here(args) is here, args
 
 
 def test_a_server_started_ahead_is_stopped_when_its_job_is_refused(tmp_path):

@@ -143,6 +143,32 @@ def test_a_single_run_starts_its_imports_with_its_process(tmp_path):
     assert "fork server restarted" not in out.stdout + out.stderr
 
 
+def test_a_basic_sweep_starts_its_imports_with_its_process(tmp_path):
+    """A sweep by the basic launcher runs its jobs in run.py's process, so run.py starts their fork
+    server as it starts (launch.ahead): the first job's imports began before it did, and the second
+    job's child came from the same server, whose imports were done."""
+    out = subprocess.run([sys.executable, "run.py", "-m", f"hydra.sweep.dir={tmp_path}", "mode=env_only",
+                          "env.num_envs=1,2", "schedule.reps=1", "schedule.bench_steps=4", "schedule.warmup=1",
+                          "device=cpu", "collect=false"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-3000:]
+    first, second = (read_result(next(tmp_path.glob(f"*num_envs={n}*")) / "result.json")["timing"] for n in (1, 2))
+    assert first["imports"] is not None and first["imports"]["began_s"] < 0
+    assert second["imports"] is None
+    assert "fork server restarted" not in out.stdout + out.stderr
+
+
+def test_a_jobs_child_imports_nothing_of_run_py():
+    """multiprocessing imports the main script again (as __mp_main__) in every job's child: run.py's
+    imports (Hydra's entry, the launchers, scipy.stats for the parent's line) must not run there."""
+    probe = ("import runpy, sys; runpy.run_path('run.py', run_name='__mp_main__'); "
+             "print(sorted(m for m in ('ppo_bench.launch.cli', 'ppo_bench.job.parent', 'scipy.stats', 'torch') "
+             "if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert out.stdout.strip() == "[]", out.stdout
+
+
 def test_the_scheduling_clock_leaves_out_the_warm_up(tmp_path):
     """A job's scheduling is clocked over its timed repetitions only: the warm-up's compile would
     otherwise fill half the clock of a short job, and two jobs could not be told apart by it."""

@@ -8,7 +8,7 @@ fast machine. Its parts, each from one record:
 - before the child: from the job's start to the child's first line (`forked_s`: the fork server's start
   and imports, once per sweep, so a sweep's first job pays them and the others barely, and the fork);
 - of which imports: the fork server's imports where this job's child waited for them, from the job's start
-  (`imports.took_s`, less what a single run's server imported before the job began: `imports.began_s` < 0);
+  (`imports.took_s`, less what a server started with run.py imported before the job began: `imports.began_s` < 0);
 - provenance: the child's own start (git, the CUDA probe), `startup_s - forked_s`;
 - each part of the set-up (`timing.setup`: emulators, agent, driver, as the job's build names them);
 - first step: the loop's first step (CUDA graphs' capture, torch.compile) and the rest of the warm-up.

@@ -62,9 +62,9 @@ def run(config: dict, started_mono: float, entries: list, progress: Progress) ->
 
 def imports(started_mono: float) -> Imports | None:
     """When the project's imports (torch, dynamo, scipy, ale-py, the drivers) began, from the job's
-    start, and what they took, where they ended after it: a sweep's first job waits for the fork
-    server it started (or a spawned child imports them itself), a single run for the one that
-    run.py started with the process (`launch.ahead`: began_s is then below 0). None where a server
+    start, and what they took, where they ended after it: a job waits for the fork server its runner
+    started (or a spawned child imports them itself), and a single run or a basic launcher's first
+    job for the one that run.py started with the process (`launch.ahead`: began_s is then below 0). None where a server
     had them before the job began. Why: that wait was 13-18 s of a first job on the H200 against about 7 s of
     imports in one process (docs/findings.md, a job's start), and forked_s alone cannot say which
     part is the imports and which the interpreter's start or the wait for the parent's config check.

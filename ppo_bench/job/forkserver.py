@@ -36,7 +36,7 @@ job waited for the server's imports after the check rather than beside it (14.9 
 now names any variable that restarts it)."""
 
 SET_BY_THE_COMMAND_LINE = frozenset({"HYDRA_FULL_ERROR"})
-"""Set by `cli.main` after a single run has started its server (`launch.ahead`), and read by no child
+"""Set by `cli.main` after run.py has started its server (`launch.ahead`), and read by no child
 (Hydra runs in the parent alone): a server restarted for them would import all again."""
 
 
@@ -72,8 +72,9 @@ def context(preload: str) -> Any:
 
 
 def start_server(fn: str) -> bool:
-    """Start the fork server of `ChildJob(fn)` if none runs, to import torch while the config is checked (a
-    single run's from its start: `launch.ahead`). True while it has started no job's process: a refusal stops it."""
+    """Start the fork server of `ChildJob(fn)` if none runs, to import torch while the config is checked
+    (run.py's from its start where its jobs run in its process: `launch.ahead`). True while it has
+    started no job's process: a refusal stops it."""
     context(module_of(fn))
     ensure_running()
     return server_pid() != _served
