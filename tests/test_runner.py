@@ -169,6 +169,25 @@ def test_a_jobs_child_imports_nothing_of_run_py():
     assert out.stdout.strip() == "[]", out.stdout
 
 
+def test_a_sweeps_server_imports_inductor_where_cuda_is_and_asks_nvml_first():
+    """A sweep's fork server (job.compiling) imports inductor's compile path where the machine has
+    CUDA, and every question about CUDA there is asked with PYTORCH_NVML_BASED_CUDA_CHECK=1: asked
+    without it, CUDA's driver starts in the server and no child forked from it can use CUDA. torch's
+    answer is made True here (this machine may have none); what inductor's import asks is recorded."""
+    probe = ("import os, sys, torch; asked = []\n"
+             "def is_available(): asked.append(os.environ.get('PYTORCH_NVML_BASED_CUDA_CHECK')); return True\n"
+             "torch.cuda.is_available = is_available\n"
+             "import ppo_bench.job.compiling as c, ppo_bench.job.child as child\n"
+             "print(asked, 'torch._inductor.compile_fx' in sys.modules, child.IMPORTS_ENDED > c.child.IMPORTS_BEGAN)")
+    env = {k: v for k, v in os.environ.items() if k != "PYTORCH_NVML_BASED_CUDA_CHECK"}
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr[-3000:]
+    asked, imported, ended = out.stdout.strip().rsplit(" ", 2)
+    assert asked.startswith("['1'") and "None" not in asked, asked
+    assert imported == "True" and ended == "True"
+
+
 def test_the_scheduling_clock_leaves_out_the_warm_up(tmp_path):
     """A job's scheduling is clocked over its timed repetitions only: the warm-up's compile would
     otherwise fill half the clock of a short job, and two jobs could not be told apart by it."""

@@ -71,11 +71,11 @@ def context(preload: str) -> Any:
     return ctx
 
 
-def start_server(fn: str) -> bool:
-    """Start the fork server of `ChildJob(fn)` if none runs, to import torch while the config is checked
-    (run.py's from its start where its jobs run in its process: `launch.ahead`). True while it has
-    started no job's process: a refusal stops it."""
-    context(module_of(fn))
+def start_server(preload: str) -> bool:
+    """Start the fork server that imports the module `preload` if none runs, to import torch while the
+    config is checked (run.py's from its start where its jobs run in its process: `launch.ahead`). True
+    while it has started no job's process: a refusal stops it."""
+    context(preload)
     ensure_running()
     return server_pid() != _served
 

@@ -43,7 +43,7 @@ from ppo_bench import registry
 from ppo_bench.config import plugins
 from ppo_bench.config.keys import unknown_key_message, unknown_keys
 from ppo_bench.config.schema import NotApplicable, validate, warnings_for
-from ppo_bench.job import CHILD
+from ppo_bench.job import CHILD, preload_of
 from ppo_bench.job.forkserver import start_server, stop_server
 from ppo_bench.job.isolation import ChildJob, Stage
 from ppo_bench.config import placed
@@ -183,7 +183,7 @@ def run(cfg: DictConfig, output_dir: Optional[Path] = None) -> dict:
                 for note in record.warnings:
                     log.warning(note)
                 config = {**identity.config, plugins.KEY: list(cfg.get(plugins.KEY) or ())}  # the child loads them too
-                child = ChildJob(CHILD, config, started_mono, registry.added())
+                child = ChildJob(CHILD, config, started_mono, registry.added(), preload=preload_of(job.multirun))
                 child.run(cfg.stall_timeout_s, _stall_place(cfg.schedule, child.partial))
                 if child.error is not None:
                     record.traceback = child.traceback
@@ -204,7 +204,7 @@ def _checked(cfg: DictConfig, multirun: bool, record: Record, started_mono: floa
     """`check`, with the child's fork server started first (if run.py has not: `launch.ahead`) so that
     its imports (torch, dynamo) run meanwhile; a refused job stops a server that has started no job's
     process yet. Its seconds go to the record."""
-    started_server = start_server(CHILD)
+    started_server = start_server(preload_of(multirun))
     try:
         reason = check(cfg, multirun)
     except Refused:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ppo_bench.job import CHILD
+from ppo_bench.job import preload_of
 from ppo_bench.job.forkserver import start_server
 
 
@@ -37,4 +37,4 @@ def jobs_run_here(args: Sequence[str]) -> bool:
 
 def start_imports(args: Sequence[str]) -> bool:
     """Start the jobs' fork server now where `args` ask for jobs run here; True when it did."""
-    return jobs_run_here(args) and start_server(CHILD)
+    return jobs_run_here(args) and start_server(preload_of(any(a in MULTIRUN for a in args)))

@@ -1,0 +1,31 @@
+"""What a sweep's fork server imports: the child's module (`child`: torch, dynamo, the drivers) and,
+where the machine has CUDA, inductor's compile path.
+
+A compiled policy's first call imports inductor (0.8-0.9 s on an H100, 2026-12-06), in every job's
+process, since each job's child is a fresh fork. Imported once in the server, every job forked after
+it starts with it. A single run does not preload it: its one job would import it anyway, and a job
+that compiles nothing (learn_fast's graphed runtime) would wait for it before its first line.
+
+inductor asks `torch.cuda.is_available()` as it is imported (torch 2.11:
+`torch/_inductor/runtime/benchmarking.py`), and that call initialises CUDA's driver in the process
+that asks, unless PYTORCH_NVML_BASED_CUDA_CHECK=1 (then NVML answers, and CUDA stays untouched). A
+server that asked without it forked children that could not use CUDA ("Cannot re-initialize CUDA in
+forked subprocess"; `bench/fork_inductor_probe.py`). So this module sets the variable before
+anything here asks, in the server's own environment: its children inherit it, and the parent's
+environment, which says when the server must restart (`forkserver.context`), is left as it was.
+"""
+
+import os
+
+os.environ.setdefault("PYTORCH_NVML_BASED_CUDA_CHECK", "1")
+
+import time  # noqa: E402
+
+import torch  # noqa: E402
+
+from ppo_bench.job import child  # noqa: E402
+
+if torch.cuda.is_available():  # NVML's answer: no CUDA here, so the children can use it
+    import torch._inductor.compile_fx  # noqa: E402,F401  (what torch.compile's first call imports)
+
+    child.IMPORTS_ENDED = time.monotonic()  # the imports a job's record counts end here (child.imports)
