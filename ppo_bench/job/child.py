@@ -42,6 +42,15 @@ try:  # the fork server preloads this module: the installed plugins are imported
 except plugins.PluginError:
     pass  # each job's check refuses it in its line
 IMPORTS_ENDED = time.monotonic()  # this module is what the fork server preloads: its imports end here
+
+
+def imports_went_on() -> None:
+    """The fork server's preload imported more after this module (a sweep's: job.compiling): a job's
+    record counts those imports too (`imports`)."""
+    global IMPORTS_ENDED
+    IMPORTS_ENDED = time.monotonic()
+
+
 LARGE_BUILD = 256
 """From this many emulators the set-up logs a line before building them and one after: ale-py's
 constructor builds them all in one call that holds the GIL (nothing can report meanwhile), and
