@@ -19,9 +19,9 @@ import os
 
 os.environ.setdefault("PYTORCH_NVML_BASED_CUDA_CHECK", "1")
 
-import torch  # noqa: E402
+from ppo_bench.job import child  # noqa: E402  (first: its clock of the imports begins with the package)
 
-from ppo_bench.job import child  # noqa: E402
+import torch  # noqa: E402
 
 if torch.cuda.is_available():  # NVML's answer: no CUDA here, so the children can use it
     import torch._inductor.compile_fx  # noqa: E402,F401  (what torch.compile's first call imports)
