@@ -169,6 +169,23 @@ def test_a_jobs_child_imports_nothing_of_run_py():
     assert out.stdout.strip() == "[]", out.stdout
 
 
+def test_a_sweeps_own_process_never_imports_torch(tmp_path):
+    """A sweep's process (run.py's: the jobs' runner and the summary) reads what its children send
+    without torch: their provenance named torch's version as torch's own str subclass, whose
+    unpickling imported torch there, 1-2 s of CPU beside the sweep's first job."""
+    probe = ("import atexit, runpy, sys\n"
+             "atexit.register(lambda: print('torch imported:', 'torch' in sys.modules))\n"
+             "sys.argv = ['run.py'] + sys.argv[1:]\n"
+             "runpy.run_path('run.py', run_name='__main__')")
+    out = subprocess.run([sys.executable, "-c", probe, "-m", "mode=env_only", "env.num_envs=1", "schedule.reps=2",
+                          "schedule.bench_steps=5", "schedule.warmup=2", f"hydra.sweep.dir={tmp_path}"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert "torch imported: False" in out.stdout, out.stdout[-2000:]
+    (record,) = tmp_path.glob("*/result.json")
+    assert read_result(record)["provenance"]["torch"] == torch.__version__
+
+
 def test_a_sweeps_server_imports_inductor_where_cuda_is_and_asks_nvml_first():
     """A sweep's fork server (job.compiling) imports inductor's compile path where the machine has
     CUDA, and every question about CUDA there is asked with PYTORCH_NVML_BASED_CUDA_CHECK=1: asked

@@ -44,9 +44,11 @@ def _installed(distribution: str) -> Optional[str]:
 def _version(module: str, distribution: str) -> Optional[str]:
     """The module's own version where this process has imported it, else the installed one: the
     runner's process, which describes a refused or stopped job, never imports torch for it (an
-    import of seconds, while Ctrl-C waits for the record)."""
+    import of seconds, while Ctrl-C waits for the record). A plain str: torch's is a `TorchVersion`,
+    and the child's provenance, unpickled in the runner, imported torch there (1-2 s of a sweep's
+    parent, beside its first job)."""
     imported = sys.modules.get(module)
-    return imported.__version__ if imported is not None else _installed(distribution)
+    return str(imported.__version__) if imported is not None else _installed(distribution)
 
 
 def _read(path: str) -> Optional[str]:
