@@ -30,6 +30,7 @@ import time
 from pathlib import Path
 from typing import Optional
 
+from ppo_bench.record.folder import MANIFEST
 from ppo_bench.record.locks import Holder
 from ppo_bench.signals import signals_deferred
 from . import (baseline, bound_per_design, html, integrity, interleaved, learning, measured, phases, probe_limit,
@@ -40,7 +41,6 @@ from .load import CollectError, Collection, load_jobs
 # the sections with files; table.csv is written first
 WRITERS = (throughput, side_by_side, interleaved, phases, startup, learning)
 TABLE_MD = "table.md"
-MANIFEST = ".collect.json"  # in the out dir: what the last collection wrote there (see remove_earlier)
 ASIDE = ".collect-"  # in the out dir: `.collect-<pid>-*`, the folder a collection is written into first (write)
 LOCK_WAIT_S = 60.0  # how long a second collector into one out dir waits for the first (see locked)
 LOCK_POLL_S = 0.1

@@ -20,7 +20,9 @@
   is made new instead, `-2` after its name where another sweep of the same second has it (`claim`).
 - Summary: Hydra skips `on_multirun_end` when the sweep ends by an exception
   (Ctrl-C, SIGTERM, a launcher's error), which is when a summary matters most;
-  so the collection is also registered with `atexit`. `collect=false` turns it off.
+  so the collection is also registered with `atexit`. `collect=false` turns it off. The
+  summary's imports (pandas, scipy.stats, matplotlib: 1-2 s) run in a thread of their own from the
+  sweep's start (`import_the_summary`), beside its first job rather than before it or after its last.
 - Exit status: a failed job does not raise out of the task function (Hydra would
   print a traceback and end the sweep with the first failure's message); its notes
   count it (launching: this sweep's notes begin when its folder is locked), and the
@@ -31,8 +33,10 @@ from __future__ import annotations
 
 import atexit
 import hashlib
+import importlib
 import logging
 import sys
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Optional
@@ -42,7 +46,8 @@ from omegaconf import OmegaConf
 
 from ppo_bench.launch import claim, history, launching
 from ppo_bench.record import locks
-from ppo_bench.record.folder import COMMANDS, JOB_NOTES, LOCK, MULTIRUN, RESULT, SET_ASIDE, SUMMARY, set_aside
+from ppo_bench.record.folder import (COMMANDS, JOB_NOTES, LOCK, MANIFEST, MULTIRUN, RESULT, SET_ASIDE, SUMMARY,
+                                     set_aside)
 
 log = logging.getLogger(__name__)
 
@@ -139,8 +144,6 @@ def collect_sweep(sweep_dir: Path) -> bool:
     ignored" and a traceback, and after the last job it read as a job stopped; the command's exit
     status still says the signal (cli.main)."""
 
-    from ppo_bench.collect import collect
-    from ppo_bench.collect.report import MANIFEST
     from ppo_bench.signals import Terminated
 
     def manifest() -> Optional[tuple]:
@@ -151,7 +154,9 @@ def collect_sweep(sweep_dir: Path) -> bool:
         return st.st_ino, st.st_mtime_ns
 
     before = manifest()
-    try:
+    try:  # imported here, where a stop is caught: an import the summary's thread began waits for its end
+        from ppo_bench.collect import collect
+
         collect([sweep_dir], out_dir=sweep_dir / SUMMARY)
     except Exception as e:  # the results are on disk; a summary failure must not hide that
         log.error("collecting %s failed: %s (run: python -m ppo_bench.collect %s)", sweep_dir, e, sweep_dir)
@@ -195,6 +200,28 @@ def clear_earlier(sweep_dir: Path, resume: bool, set_aside_: bool, config: Optio
     log.warning("set_aside: %s%s moved to %s", held, "".join(f", {p.name}" for p in extra), dest)
 
 
+def _summary_imports() -> None:
+    try:
+        importlib.import_module("ppo_bench.collect")
+        from ppo_bench.collect.common import can_plot
+
+        if can_plot():  # the figures' own modules, which the collector imports as it draws
+            for module in ("matplotlib.figure", "matplotlib.ticker"):
+                importlib.import_module(module)
+    except Exception:  # noqa: BLE001 - the summary imports it again, and says what failed
+        pass
+
+
+def import_the_summary() -> threading.Thread:
+    """Import what the summary needs, in a thread, as the sweep begins: it runs beside the first job,
+    whose process waits on its child. Not a daemon: the interpreter's exit waits for it before the
+    atexit summary (a summary after Ctrl-C), where pandas' import could no longer register its thread
+    pool's exit hook. The thread ends with its imports."""
+    thread = threading.Thread(target=_summary_imports, name="ppo_bench-summary-imports")
+    thread.start()
+    return thread
+
+
 class _Sweep:
     def __init__(self, sweep_dir: Path, config: Any):
         self.dir, self.collect, self.lock = sweep_dir, bool(config.get("collect", True)), take_lock(sweep_dir)
@@ -210,8 +237,8 @@ class _Sweep:
             release_lock(self.lock)
             raise
         launching.begin(sweep_dir)  # after the move: this sweep's job notes begin here
-        if self.collect:  # imported now: at exit (the summary after Ctrl-C) pandas' import fails to register its
-            from ppo_bench import collect as _  # noqa: F401  thread pool's exit hook, and the summary with it
+        if self.collect:
+            import_the_summary()
 
     def withdraw(self) -> None:
         """This sweep ran nothing (refused as Hydra began it): its command leaves the folder's history."""

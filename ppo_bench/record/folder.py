@@ -11,6 +11,7 @@ JOB_NOTES = ".jobs.jsonl"  # in a sweep folder: a line per job as it starts and 
 MULTIRUN = "multirun.yaml"  # in a sweep folder: Hydra's record of the sweep, its command among it
 SET_ASIDE = "set_aside"  # in a sweep folder: <UTC time>/ per move, earlier results at their relative paths (set_aside)
 SUMMARY = "summary"  # in a sweep folder: the collector's tables and page, written at the sweep's end
+MANIFEST = ".collect.json"  # in a collection's out dir (a sweep's SUMMARY): what it wrote there (collect.report)
 LOCK = ".sweep.lock"  # in a sweep folder: held by the sweep that runs in it (record.locks)
 RUN_LOCK = ".run.lock"  # in a single run's folder: held by the run that writes into it (launch.claim)
 COMMANDS = ".commands.jsonl"  # in a sweep folder: a line per command that ran a sweep into it (launch.claim)
