@@ -53,13 +53,15 @@ def test_every_preset_composes(path):
         "quick_reference": ((2, 200, 16, 64), {"env.num_envs": "1,8", "mode": "step,sendrecv"}),
         "paired": ((1, 1000, 64, 128), {"round": "0,1,2,3,4"}),
         "full": ((5, 1000, 64, 128), {"env.num_envs": "1,2,4,8,16,32,64,128,256", "mode": "step,sendrecv"}),
+        "grid": ((5, 200, 64, 128), {"env.num_envs": "1,2,4,8,16,32,64,128,256", "mode": "step,sendrecv"}),
         "limits": ((1, 1000, 64, 128), {"round": "0,1,2", "env.num_envs": "1,8,64,256", "mode.groups": "1,2",
                                          "mode": "step,async,env_only,agent_only"}),
     }[path.stem]
     s = cfg.schedule
     assert (s.reps, s.bench_steps, s.warmup, algo_config(cfg.agent).num_steps) == expected[0]
     # the main job answers to a precision target; the reference's own schedule is one preset away
-    assert (s.precision, s.max_reps, s.max_measure_s) == ((0.1, 20, 30) if path.stem == "quick" else (None, 20, None))
+    targets = {"quick": (0.1, 20, 30), "grid": (0.03, 40, 20)}
+    assert (s.precision, s.max_reps, s.max_measure_s) == targets.get(path.stem, (None, 20, None))
     assert dict(cfg.hydra.sweeper.params) == expected[1]
     validate(cfg)
 
