@@ -5,7 +5,8 @@
 # reference's own schedule (+preset=quick_reference), the order reversed every other
 # round. walls.txt: variant, round, exit status, seconds; a .tar.gz per sweep (its
 # folder names hold '=') and a .log per run. VARIANTS picks and orders them (quick_paired:
-# the main job with step and sendrecv in turns over one build per num_envs).
+# the main job with step and sendrecv in turns over one build per num_envs; quick_short: its
+# step half in repetitions of 100 loop steps instead of 200).
 #
 #   bench/quick_rounds.sh OUT REFERENCE_SCRIPT [ROUNDS]
 #   VARIANTS="script_step quick_paired quick" bench/quick_rounds.sh OUT REFERENCE_SCRIPT 3
@@ -20,6 +21,7 @@ declare -A cmd=(
     [quick]="python3 run.py -m +preset=quick"
     [quick_reference]="python3 run.py -m +preset=quick_reference"
     [quick_paired]="python3 run.py -m +preset=quick mode=step schedule.interleave=sendrecv"
+    [quick_short]="python3 run.py -m +preset=quick mode=step schedule.bench_steps=100"
 )
 read -r -a order <<< "${VARIANTS:-script_step quick_step quick quick_reference}"
 for r in $(seq 1 "$rounds"); do
