@@ -187,15 +187,16 @@ def test_a_sweeps_own_process_never_imports_torch(tmp_path):
 
 
 def test_a_sweeps_server_imports_inductor_where_cuda_is_and_asks_nvml_first():
-    """A sweep's fork server (job.compiling) imports inductor's compile path where the machine has
+    """A sweep's fork server (job.sweep_preload) imports inductor's compile path where the machine has
     CUDA, and every question about CUDA there is asked with PYTORCH_NVML_BASED_CUDA_CHECK=1: asked
     without it, CUDA's driver starts in the server and no child forked from it can use CUDA. torch's
     answer is made True here (this machine may have none); what inductor's import asks is recorded."""
     probe = ("import os, sys, torch; asked = []\n"
              "def is_available(): asked.append(os.environ.get('PYTORCH_NVML_BASED_CUDA_CHECK')); return True\n"
              "torch.cuda.is_available = is_available\n"
-             "import ppo_bench.job.compiling as c, ppo_bench.job.child as child\n"
-             "print(asked, 'torch._inductor.compile_fx' in sys.modules, child.IMPORTS_ENDED > c.child.IMPORTS_BEGAN)")
+             "import ppo_bench.job.sweep_preload as c, ppo_bench.job.child as child\n"
+             "print(asked, all(m in sys.modules for m in ('torch._inductor.compile_fx', 'scipy.stats', "
+             "'ale_py.vector_env')), child.IMPORTS_ENDED > c.child.IMPORTS_BEGAN)")
     env = {k: v for k, v in os.environ.items() if k != "PYTORCH_NVML_BASED_CUDA_CHECK"}
     out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True,
                          timeout=300)

@@ -4,7 +4,7 @@ CHILD = "ppo_bench.job.child:run"
 """The child's half of a job, by name: the fork server imports its module (torch, the drivers), the
 parent never does (it asks torch about CUDA alone, in its check)."""
 
-SWEEP_PRELOAD = "ppo_bench.job.compiling"
+SWEEP_PRELOAD = "ppo_bench.job.sweep_preload"
 """What a sweep's fork server imports: the child's module and, on a CUDA machine, inductor's compile
 path, which every later job's compiled policy would import again otherwise (see its module)."""
 

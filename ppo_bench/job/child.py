@@ -45,7 +45,7 @@ IMPORTS_ENDED = time.monotonic()  # this module is what the fork server preloads
 
 
 def imports_went_on() -> None:
-    """The fork server's preload imported more after this module (a sweep's: job.compiling): a job's
+    """The fork server's preload imported more after this module (a sweep's: job.sweep_preload): a job's
     record counts those imports too (`imports`)."""
     global IMPORTS_ENDED
     IMPORTS_ENDED = time.monotonic()
