@@ -359,12 +359,6 @@ def warnings_for(cfg: Any) -> list[str]:
     if MODES[cfg.mode.name].agent and every is not None and cfg.schedule.bench_steps < every[1]:
         notes.append(f"schedule.bench_steps={cfg.schedule.bench_steps} < agent.{every[0]}={every[1]}: "
                      "no update falls inside the timed steps")
-    elif (MODES[cfg.mode.name].agent and every is not None and cfg.schedule.precision is not None
-          and cfg.schedule.bench_steps % every[1]):
-        steps, n = cfg.schedule.bench_steps, every[1]
-        notes.append(f"schedule.bench_steps={steps} is not a multiple of agent.{every[0]}={n}: a repetition holds "
-                     f"{steps // n} or {steps // n + 1} updates by where it begins, which spreads the reps the "
-                     f"precision target counts; use a multiple of {n}, such as {max(n, steps - steps % n)}")
     if cfg.schedule.reps == 1:
         notes.append("schedule.reps=1: this job alone gives no interval (pool rounds in the collector)")
     if cfg.schedule.warmup < 3 and RUNTIMES[cfg.agent.runtime].builds_in_warmup:
