@@ -1,0 +1,2 @@
+python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/*.whl 2>/dev/null; export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1 && unset PYTHONDONTWRITEBYTECODE && timeout 200 python3 -c "import torch._dynamo, torch._inductor.compile_fx, scipy.stats"; nvidia-smi -L
+timeout 540 python3 bench/compare_reference.py .ref/bench_ppo_async.py --counts 1 8 64 --reps 5 --bench-steps 500 --out /tmp/cref > /tmp/cref.log 2>&1; echo rc=$?; cp /tmp/cref.log $OUT/; tar czf $OUT/cref.tar.gz -C /tmp cref; tail -30 /tmp/cref.log
