@@ -6,7 +6,10 @@ CUDA, inductor's compile path.
 A compiled policy's first call imports inductor (0.8-0.9 s on an H100, 2026-12-06), in every job's
 process, since each job's child is a fresh fork. Imported once in the server, every job forked after
 it starts with it. A single run does not preload it: its one job would import it anyway, and a job
-that compiles nothing (learn_fast's graphed runtime) would wait for it before its first line.
+that compiles nothing (learn_fast's graphed runtime) would wait for it before its first line. On an
+H100 (2026-12-06) a sweep's first job waited 2.2 s for these imports (0.6-0.7 s for the child's
+module alone), and every job's compiled first step took 1.04-1.13 s (1.57-1.69 s); with the summary's
+imports moved beside the first job too, a two-job sweep took 0.85-0.94x the time (docs/findings.md).
 
 inductor asks `torch.cuda.is_available()` as it is imported (torch 2.11:
 `torch/_inductor/runtime/benchmarking.py`), and that call initialises CUDA's driver in the process
