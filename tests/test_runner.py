@@ -191,18 +191,20 @@ def test_a_sweeps_server_imports_inductor_where_cuda_is_and_asks_nvml_first():
     CUDA, and every question about CUDA there is asked with PYTORCH_NVML_BASED_CUDA_CHECK=1: asked
     without it, CUDA's driver starts in the server and no child forked from it can use CUDA. torch's
     answer is made True here (this machine may have none); what inductor's import asks is recorded."""
-    probe = ("import os, sys, torch; asked = []\n"
-             "def is_available(): asked.append(os.environ.get('PYTORCH_NVML_BASED_CUDA_CHECK')); return True\n"
+    probe = ("import os, sys, time, torch; asked = []\n"
+             "def is_available():\n"
+             "    asked.append((os.environ.get('PYTORCH_NVML_BASED_CUDA_CHECK'), time.monotonic())); return True\n"
              "torch.cuda.is_available = is_available\n"
-             "import ppo_bench.job.sweep_preload as c, ppo_bench.job.child as child\n"
-             "print(asked, all(m in sys.modules for m in ('torch._inductor.compile_fx', 'scipy.stats', "
-             "'ale_py.vector_env')), child.IMPORTS_ENDED > c.child.IMPORTS_BEGAN)")
-    env = {k: v for k, v in os.environ.items() if k != "PYTORCH_NVML_BASED_CUDA_CHECK"}
+             "import ppo_bench.job.sweep_preload, ppo_bench.job.child as child\n"
+             "print([a for a, _ in asked], all(m in sys.modules for m in ('torch._inductor.compile_fx', "
+             "'scipy.stats', 'ale_py.vector_env')), child.IMPORTS_ENDED > asked[-1][1])")
+    # a user's own value ("0") is overridden in the server: torch reads only "1" as NVML's answer
+    env = {**os.environ, "PYTORCH_NVML_BASED_CUDA_CHECK": "0"}
     out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True,
                          timeout=300)
     assert out.returncode == 0, out.stderr[-3000:]
     asked, imported, ended = out.stdout.strip().rsplit(" ", 2)
-    assert asked.startswith("['1'") and "None" not in asked, asked
+    assert asked.startswith("['1'") and "None" not in asked and "'0'" not in asked, asked
     assert imported == "True" and ended == "True"
 
 

@@ -16,13 +16,14 @@ inductor asks `torch.cuda.is_available()` as it is imported (torch 2.11:
 that asks, unless PYTORCH_NVML_BASED_CUDA_CHECK=1 (then NVML answers, and CUDA stays untouched). A
 server that asked without it forked children that could not use CUDA ("Cannot re-initialize CUDA in
 forked subprocess"; `bench/fork_inductor_probe.py`). So this module sets the variable before
-anything here asks, in the server's own environment: its children inherit it, and the parent's
-environment, which says when the server must restart (`forkserver.context`), is left as it was.
+anything here asks, in the server's own environment, whatever the user set it to (torch reads only
+"1" as yes): its children inherit it, and the parent's environment, which says when the server must
+restart (`forkserver.context`), is left as it was.
 """
 
 import os
 
-os.environ.setdefault("PYTORCH_NVML_BASED_CUDA_CHECK", "1")
+os.environ["PYTORCH_NVML_BASED_CUDA_CHECK"] = "1"
 
 from ppo_bench.job import child  # noqa: E402  (first: its clock of the imports begins with the package)
 

@@ -48,6 +48,7 @@ from ppo_bench.launch import claim, history, launching
 from ppo_bench.record import locks
 from ppo_bench.record.folder import (COMMANDS, JOB_NOTES, LOCK, MANIFEST, MULTIRUN, RESULT, SET_ASIDE, SUMMARY,
                                      set_aside)
+from ppo_bench.signals import STOPS, blocked
 
 log = logging.getLogger(__name__)
 
@@ -154,7 +155,10 @@ def collect_sweep(sweep_dir: Path) -> bool:
         return st.st_ino, st.st_mtime_ns
 
     before = manifest()
-    try:  # imported here, where a stop is caught: an import the summary's thread began waits for its end
+    try:  # where a stop is caught: the summary's imports (`import_the_summary`) may still run
+        for thread in threading.enumerate():
+            if thread.name == SUMMARY_IMPORTS:
+                thread.join()
         from ppo_bench.collect import collect
 
         collect([sweep_dir], out_dir=sweep_dir / SUMMARY)
@@ -200,6 +204,10 @@ def clear_earlier(sweep_dir: Path, resume: bool, set_aside_: bool, config: Optio
     log.warning("set_aside: %s%s moved to %s", held, "".join(f", {p.name}" for p in extra), dest)
 
 
+SUMMARY_IMPORTS = "ppo_bench-summary-imports"
+"""The name of the thread that imports the summary's modules (`import_the_summary`)."""
+
+
 def _summary_imports() -> None:
     try:
         importlib.import_module("ppo_bench.collect")
@@ -214,11 +222,21 @@ def _summary_imports() -> None:
 
 def import_the_summary() -> threading.Thread:
     """Import what the summary needs, in a thread, as the sweep begins: it runs beside the first job,
-    whose process waits on its child. Not a daemon: the interpreter's exit waits for it before the
-    atexit summary (a summary after Ctrl-C), where pandas' import could no longer register its thread
-    pool's exit hook. The thread ends with its imports."""
-    thread = threading.Thread(target=_summary_imports, name="ppo_bench-summary-imports")
-    thread.start()
+    whose process waits on its child, and ends with its imports.
+
+    - Started with the stops blocked, which it inherits: a Ctrl-C or SIGTERM sent to the process then
+      goes to the main thread alone, as ever, where `signals.blocked` holds it back while a record is
+      written (a thread that did not block them received them there, and the main thread's handler ran
+      inside the block).
+    - `concurrent.futures.thread` is imported first, here: pandas imports it, and it registers an
+      exit hook, which fails once the interpreter has begun to exit (its exit flags a thread it has
+      yet to join, so a stop early in the sweep left the thread's import, and the summary written at
+      exit, failing). The summary joins the thread, found by its name, before it collects
+      (`collect_sweep`): the sweep does not hold it, as submitit's launcher pickles the sweep's callback."""
+    importlib.import_module("concurrent.futures.thread")
+    thread = threading.Thread(target=_summary_imports, name=SUMMARY_IMPORTS)
+    with blocked(STOPS):
+        thread.start()
     return thread
 
 
