@@ -10,7 +10,7 @@ import sys
 if __name__ == "__main__":
     from ppo_bench.launch import ahead
 
-    ahead.start_imports(sys.argv[1:])  # a single run's imports (torch) begin now, beside Hydra's start
+    ahead.start_imports(sys.argv[1:])  # its jobs' imports (torch) begin now, beside Hydra's start
 
     import hydra
     from omegaconf import DictConfig

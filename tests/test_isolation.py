@@ -1,7 +1,6 @@
 """A job's child process: forked from a server that has imported the job's code, in the
 environment, working directory and sys.path this process has when the job starts."""
 
-import importlib
 import os
 import sys
 
@@ -16,7 +15,7 @@ def what_the_child_sees(name: str, progress) -> dict:
 
 def in_child(name: str = "PPO_BENCH_TEST_VALUE") -> dict:
     # imported here, not at the top: the child imports this module's top to find its function
-    job = ChildJob(what_the_child_sees, name, preload=importlib.import_module("ppo_bench.job.child"))
+    job = ChildJob(what_the_child_sees, name, preload="ppo_bench.job.child")
     job.run(60, lambda stage, steps: stage.name)
     assert job.error is None, job.error
     return job.result
@@ -92,7 +91,7 @@ def test_a_fork_server_that_does_not_answer_fails_the_job_within_the_stall_timeo
     server = server_pid()
     os.kill(server, signal.SIGSTOP)
     try:
-        job = ChildJob(what_the_child_sees, "X", preload=importlib.import_module("ppo_bench.job.child"))
+        job = ChildJob(what_the_child_sees, "X", preload="ppo_bench.job.child")
         took = run_bounded(job, stall_timeout_s=3)
         assert job.error == ("the fork server did not start the job's process within 3 s (stopped or stuck); "
                              "it is started again for the next job"), job.error
@@ -106,7 +105,7 @@ def test_a_fork_server_that_stops_while_a_job_runs_does_not_block_its_end(monkey
     monkeypatch.setattr(isolation, "EXIT_WAIT_S", 1.0)
     monkeypatch.setattr(isolation, "SERVER_WAIT_S", 1.0)
     monkeypatch.setattr(forkserver, "SERVER_WAIT_S", 1.0)
-    job = ChildJob(stop_my_server, preload=importlib.import_module("ppo_bench.job.child"))
+    job = ChildJob(stop_my_server, preload="ppo_bench.job.child")
     try:
         took = run_bounded(job, stall_timeout_s=30)
         assert job.error is None and job.result["server"] > 0
@@ -205,7 +204,7 @@ def wait_for_ever(progress) -> None:
 
 def test_a_stalled_job_is_killed_and_its_error_names_where_its_main_thread_waited():
     in_child()  # the server is up: the 2 s below are the stall's, not the server's imports
-    job = ChildJob(wait_for_ever, preload=importlib.import_module("ppo_bench.job.child"))
+    job = ChildJob(wait_for_ever, preload="ppo_bench.job.child")
     took = run_bounded(job, stall_timeout_s=2)
     assert job.result is None and took < 30
     where, _, place = job.error.partition("; ")
@@ -231,7 +230,7 @@ def test_a_stalled_job_s_error_carries_what_its_stall_reports_say():
     """Asked from the child's other thread while the main one waits (as in a CUDA wait: the device
     still busy or not), before its stacks; a report that fails says so and the others still come."""
     in_child()
-    job = ChildJob(wait_with_reports, preload=importlib.import_module("ppo_bench.job.child"))
+    job = ChildJob(wait_with_reports, preload="ppo_bench.job.child")
     run_bounded(job, stall_timeout_s=2)
     parts = job.error.split("; ")
     assert parts[:2] == ["no progress for 2 s in LOOP", "the device: acting stream busy"], job.error

@@ -46,7 +46,7 @@ import signal
 import threading
 import time
 import traceback
-from types import ModuleType, SimpleNamespace
+from types import SimpleNamespace
 from typing import Any, Callable, Optional
 
 from ppo_bench.signals import one_line
@@ -91,13 +91,12 @@ class ChildJob:
     and `partial`: items the child sent as it went (`progress.send("partial", name, item)`, e.g.
     a learning curve's points), kept whatever becomes of the job."""
 
-    def __init__(self, fn: Callable | str, *args: Any, preload: Optional[ModuleType | str] = None):
+    def __init__(self, fn: Callable | str, *args: Any, preload: Optional[str] = None):
         """`fn`: a function, or its "module:name" (then this process need not import its module, which
         the child's server imports anyway: the parent of a job stays free of torch). `preload`: the
-        module (or its name) the fork server imports once for all children (by default `fn`'s)."""
+        name of the module the fork server imports once for all children (by default `fn`'s)."""
         self.fn, self.args = fn, args
-        self.preload = (preload if isinstance(preload, str) else preload.__name__) if preload is not None \
-            else module_of(fn)
+        self.preload = preload or module_of(fn)
         self.provenance: Optional[dict] = None
         self.result: Any = None
         self.error: Optional[str] = None
