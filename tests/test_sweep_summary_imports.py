@@ -25,6 +25,7 @@ def test_a_stop_sent_while_the_thread_lives_still_waits_for_the_main_threads_blo
 import os, signal, threading, time
 from ppo_bench import signals
 from ppo_bench.launch import sweep
+signal.signal(signal.SIGINT, signal.default_int_handler)  # not the ignored one a background run inherits
 hold = threading.Event()
 sweep._summary_imports = lambda: hold.wait(30)
 thread = sweep.import_the_summary()
