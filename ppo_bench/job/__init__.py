@@ -5,7 +5,7 @@ CHILD = "ppo_bench.job.child:run"
 parent never does (it asks torch about CUDA alone, in its check)."""
 
 SWEEP_PRELOAD = "ppo_bench.job.sweep_preload"
-"""What a sweep's fork server imports: the child's module, ale-py's vector env, scipy.stats and, on a
+"""What a sweep's fork server imports: the child's module, ale-py's vector env, the record's statistics and, on a
 CUDA machine, inductor's compile path, which every later job would import again otherwise (see its
 module)."""
 

@@ -1,7 +1,8 @@
 """What a sweep's fork server imports: the child's module (`child`: torch, dynamo, the drivers), what
-every job imports past its first line (ale-py's vector env, the default backend's; scipy.stats, for a
-precision target's plan at the pilot's end: `record.precision.needed`) and, where the machine has
-CUDA, inductor's compile path.
+every job imports past its first line (ale-py's vector env, the default backend's; the record's
+statistics, for a precision target's plan at the pilot's end, `record.precision.needed`, and the
+record's interval: their t quantile is scipy.special's, which imports in a fraction of scipy.stats'
+time) and, where the machine has CUDA, inductor's compile path.
 
 A compiled policy's first call imports inductor (0.8-0.9 s on an H100, 2026-12-06), in every job's
 process, since each job's child is a fresh fork. Imported once in the server, every job forked after
@@ -27,9 +28,10 @@ os.environ["PYTORCH_NVML_BASED_CUDA_CHECK"] = "1"
 
 from ppo_bench.job import child  # noqa: E402  (first: its clock of the imports begins with the package)
 
-import scipy.stats  # noqa: E402,F401
 import torch  # noqa: E402
 from ale_py.vector_env import AtariVectorEnv  # noqa: E402,F401
+
+from ppo_bench.record import stats  # noqa: E402,F401
 
 if torch.cuda.is_available():  # NVML's answer: no CUDA here, so the children can use it
     import torch._inductor.compile_fx  # noqa: E402,F401  (what torch.compile's first call imports)

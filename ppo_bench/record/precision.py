@@ -41,13 +41,13 @@ STOPS = ("precision", "max_reps", "max_measure_s")
 def needed(pilot_seconds: Sequence[float], precision: float) -> int:
     """Stein's count for a relative half-width `precision` from the pilot's seconds (the spread of
     log seconds is that of log throughput: each rep is a fixed number of env steps)."""
-    from scipy import stats  # here: the record's parts import STOPS in the parent, which loads no scipy
+    from ppo_bench.record.stats import t_quantile  # here: the parent imports STOPS and loads no scipy
 
     logs = [math.log(s) for s in pilot_seconds]
     n0 = len(logs)
     mean = sum(logs) / n0
     s0 = math.sqrt(sum((x - mean) ** 2 for x in logs) / (n0 - 1))
-    t = float(stats.t.ppf(0.975, n0 - 1))
+    t = t_quantile(n0 - 1)
     return max(n0, math.ceil((t * s0 / math.log1p(precision)) ** 2))
 
 

@@ -1,7 +1,7 @@
 """Means and 95% intervals over repetitions, and intervals on speed-up ratios.
 
 - One configuration: mean and Student-t half-width over its repetitions
-  (scipy.stats.t), as the reference reports them (`ci95`). One repetition gives
+  (`t_quantile`), as the reference reports them (`ci95`). One repetition gives
   no interval (None), never a zero-width one. Its bounds (`lo`, `hi`) are not
   mean -/+ that half-width, which runs below zero whenever 2-5 reps of a rate
   spread widely (4042 +- 6429 env-steps/s), but the t-interval on the log reps,
@@ -30,9 +30,16 @@ import math
 from typing import Optional, Sequence
 
 import numpy as np
-from scipy import stats
+from scipy import special
 
 LEVEL = 0.95
+
+
+def t_quantile(df: float, level: float = LEVEL) -> float:
+    """Student's t quantile for a two-sided `level` interval at `df` degrees of freedom (any df > 0,
+    Welch's too): scipy.stats.t.ppf's own routine, from scipy.special, which imports in a fraction of
+    scipy.stats' time (every job's process needs it; a sweep's first job waits for its server's imports)."""
+    return float(special.stdtrit(df, 0.5 + level / 2))
 
 
 def t_half_width(values: Sequence[float], level: float = LEVEL) -> Optional[float]:
@@ -41,7 +48,7 @@ def t_half_width(values: Sequence[float], level: float = LEVEL) -> Optional[floa
     if x.size < 2:
         return None
     se = x.std(ddof=1) / math.sqrt(x.size)
-    return float(stats.t.ppf(0.5 + level / 2, df=x.size - 1) * se)
+    return t_quantile(x.size - 1, level) * float(se)
 
 
 def log_interval(values: Sequence[float], level: float = LEVEL) -> tuple[Optional[float], Optional[float]]:
@@ -71,7 +78,7 @@ def two_stage_interval(values: Sequence[float], pilots: Sequence[Sequence[float]
     half = t_half_width(logs, level)
     if df:
         spread = math.sqrt(sum(float(((g - g.mean()) ** 2).sum()) for g in groups) / df)
-        half = max(half, float(stats.t.ppf(0.5 + level / 2, df=df)) * spread / math.sqrt(x.size))
+        half = max(half, t_quantile(df, level) * spread / math.sqrt(x.size))
     mid = float(logs.mean())
     return math.exp(mid - half), math.exp(mid + half)
 
@@ -126,7 +133,7 @@ def ratio_interval(a: Sequence[float], b: Sequence[float], level: float = LEVEL)
         out["lo"] = out["hi"] = out["ratio"]
         return out
     df = (va + vb) ** 2 / (va**2 / (la.size - 1) + vb**2 / (lb.size - 1))
-    half = float(stats.t.ppf(0.5 + level / 2, df=df) * se)
+    half = t_quantile(df, level) * se
     out["lo"], out["hi"] = math.exp(diff - half), math.exp(diff + half)
     return out
 
