@@ -6,7 +6,8 @@
 # round. walls.txt: variant, round, exit status, seconds; a .tar.gz per sweep (its
 # folder names hold '=') and a .log per run. VARIANTS picks and orders them (quick_paired:
 # the main job with step and sendrecv in turns over one build per num_envs; quick_short: its
-# step half in repetitions of 100 loop steps instead of 200).
+# step half with schedule.bench_steps=100 on the command line, the preset's own value since
+# 2026-12-06: the same as quick_step now, which timed reps of 200 loop steps before).
 #
 #   bench/quick_rounds.sh OUT REFERENCE_SCRIPT [ROUNDS]
 #   VARIANTS="script_step quick_paired quick" bench/quick_rounds.sh OUT REFERENCE_SCRIPT 3
