@@ -212,8 +212,8 @@ def test_a_sweeps_server_imports_inductor_where_cuda_is_and_asks_nvml_first():
 
 def test_a_jobs_statistics_import_no_scipy_stats():
     """What a job computes of its reps (a precision target's plan, the interval of its record and its
-    log line) needs only the t quantile, from scipy.special: scipy.stats' import is 0.3-0.4 s more
-    that a sweep's first job would wait for in its server. The quantiles are scipy.stats' own."""
+    log line) needs only the t quantile, from scipy.special: scipy.stats' longer import would be
+    waited for by a sweep's first job, in its server. The quantiles are scipy.stats' own."""
     probe = ("import sys, math\n"
              "import ppo_bench.job.sweep_preload\n"
              "from ppo_bench.record import precision, stats\n"
