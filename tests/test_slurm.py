@@ -4,7 +4,6 @@ scancel, a time limit, Ctrl-C of the sweep, a node set DOWN, a second sweep into
 
 from __future__ import annotations
 
-import re
 import signal
 import subprocess
 import sys
@@ -16,6 +15,7 @@ import pytest
 from cluster_sweeps import LONG, no_sweep_left, notes, records, until  # noqa: F401 - a fixture
 from cluster_sweeps import started as started_sweep
 from conftest import ROOT
+from ppo_bench.record import provenance
 import slurm_cluster
 
 pytestmark = pytest.mark.slow
@@ -114,9 +114,8 @@ def test_a_job_past_its_time_limit_records_why_and_is_not_a_success(cluster, tmp
     to a whole minute that leaves it 45-105 s: the signal, 30 s before, comes while it measures."""
     proc = started(cluster, tmp_path, "hydra.launcher.signal_delay_s=30", "schedule.max_measure_s=600", *LONG)
     note = running_note(tmp_path, "schedule.max_measure_s=600")
-    ran = cluster.run("scontrol", "-o", "show", "job", note["slurm_job"]).stdout
-    minutes, seconds = re.search(r"RunTime=(?:\d+-)?\d+:(\d+):(\d+)", ran).groups()
-    limit = (int(minutes) * 60 + int(seconds) + 45) // 60 + 1
+    ran = provenance._seconds(cluster.run("squeue", "-h", "-j", note["slurm_job"], "-o", "%M").stdout.strip())
+    limit = (ran + 45) // 60 + 1
     assert cluster.run("scontrol", "update", f"jobid={note['slurm_job']}", f"timelimit={limit}").returncode == 0
     out, err = proc.communicate(timeout=300)
     assert proc.returncode == 1, err[-3000:]
