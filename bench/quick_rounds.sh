@@ -7,7 +7,9 @@
 # folder names hold '=') and a .log per run. VARIANTS picks and orders them (quick_paired:
 # the main job with step and sendrecv in turns over one build per num_envs; quick_short: its
 # step half with schedule.bench_steps=100 on the command line, the preset's own value since
-# 2026-12-06: the same as quick_step now, which timed reps of 200 loop steps before).
+# 2026-12-06: the same as quick_step now, which timed reps of 200 loop steps before;
+# quick_step_batch and quick_batch: the step half and the whole main job with their jobs
+# set up side by side, setup_batch=2 and 4).
 #
 #   bench/quick_rounds.sh OUT REFERENCE_SCRIPT [ROUNDS]
 #   VARIANTS="script_step quick_paired quick" bench/quick_rounds.sh OUT REFERENCE_SCRIPT 3
@@ -23,6 +25,8 @@ declare -A cmd=(
     [quick_reference]="python3 run.py -m +preset=quick_reference"
     [quick_paired]="python3 run.py -m +preset=quick mode=step schedule.interleave=sendrecv"
     [quick_short]="python3 run.py -m +preset=quick mode=step schedule.bench_steps=100"
+    [quick_step_batch]="python3 run.py -m +preset=quick mode=step setup_batch=2"
+    [quick_batch]="python3 run.py -m +preset=quick setup_batch=4"
 )
 read -r -a order <<< "${VARIANTS:-script_step quick_step quick quick_reference}"
 for r in $(seq 1 "$rounds"); do

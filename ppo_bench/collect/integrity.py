@@ -29,7 +29,7 @@ import pandas as pd
 from ppo_bench.record.folder import JOB_NOTES
 from ppo_bench.record.results import Record
 from .common import bounded, mode_order
-from .load import Collection, run_window, slot_cores
+from .load import Collection, epoch_seconds, run_window, slot_cores
 from .sources import REFUSED
 
 CELLS_LISTED = 8  # mode x num_envs cells named on one warning line
@@ -53,13 +53,26 @@ def build(c: Collection, records: list[tuple[Path, Record]]) -> None:
 def _run_windows(jobs: pd.DataFrame, records: list[tuple[Path, Record]]) -> pd.DataFrame:
     """Every job's run on its host: the ok ones and the failed ones (a failed job may have run for
     minutes); not the skipped ones, which built nothing, nor the other mode of a pair over one build
-    (`of_job`): its job's run is its own."""
-    failed = [{"path": str(p), "host": r.provenance.host, "run_start": w[0], "run_end": w[1],
+    (`of_job`): its job's run is its own. A job that waited, parked, for its turn (setup_batch) ran
+    nothing meanwhile: its run is the two stretches around that wait (`active_windows`)."""
+    failed = [{"path": str(p), "host": r.provenance.host, "run_start": w[0], "run_end": w[1], "timing": r.timing,
                "cores": slot_cores(r), "slot_gpu": r.placement and r.placement.gpu}
               for p, r in records if r.status == "failed" for w in [run_window(r.timing)]]
-    cols = ["path", "host", "run_start", "run_end", "cores", "slot_gpu"]
-    windows = pd.concat([jobs[jobs["of_job"].isna()][cols], pd.DataFrame(failed, columns=cols)]).dropna(subset=cols[:4])
+    cols = ["path", "host", "run_start", "run_end", "timing", "cores", "slot_gpu"]
+    runs = pd.concat([jobs[jobs["of_job"].isna()][cols], pd.DataFrame(failed, columns=cols)]).dropna(subset=cols[:4])
+    pieces = [{**row, "run_start": a, "run_end": b} for row in runs.to_dict("records")
+              for a, b in _active((row["run_start"], row["run_end"]), row["timing"])]
+    windows = pd.DataFrame(pieces, columns=cols).drop(columns="timing")
     return windows.astype({"run_start": float, "run_end": float}).reset_index(drop=True)
+
+
+def _active(run: tuple[float, float], timing) -> list[tuple[float, float]]:
+    """A job's run less its wait for its turn (setup_batch: `timing.parked_at` to `unparked_at`, where it
+    ran nothing): where it may have slowed another job's measurement."""
+    parked = (epoch_seconds(timing.parked_at), epoch_seconds(timing.unparked_at)) if timing is not None else (np.nan, np.nan)
+    if np.isnan(parked[0]) or np.isnan(parked[1]):
+        return [run]
+    return [(run[0], parked[0]), (parked[1], run[1])]
 
 
 def _contended(jobs: pd.DataFrame, windows: pd.DataFrame) -> list[dict]:

@@ -152,15 +152,15 @@ def _drop_duplicates(records: list[tuple[Path, Record]]) -> tuple[list[tuple[Pat
             [{"path": p, "kept": k} for p, k in zip(copies["path"], copies["kept"])])
 
 
-def _seconds(s: Optional[str]) -> float:
+def epoch_seconds(s: Optional[str]) -> float:
     """An ISO 8601 time as POSIX seconds (NaN when absent), so windows compare as plain numbers."""
     return datetime.fromisoformat(s.replace("Z", "+00:00")).timestamp() if s else np.nan
 
 
 def run_window(timing: Timing) -> tuple[float, float]:
     """The job's whole run, set-up to end; the measurement alone where a file lacks the job's times."""
-    return (_seconds(timing.started_at or timing.measure_started_at),
-            _seconds(timing.finished_at or timing.measure_finished_at))
+    return (epoch_seconds(timing.started_at or timing.measure_started_at),
+            epoch_seconds(timing.finished_at or timing.measure_finished_at))
 
 
 def _readings(machine: Optional[Machine], key: str) -> list[float]:
@@ -208,7 +208,7 @@ def _job(path: Path, rec: Record) -> dict:
         "cores": slot_cores(rec), "slot_gpu": rec.placement and rec.placement.gpu,
         "schedule": rec.config.get("schedule"), "finished_at": timing.finished_at,
         "started_at": timing.started_at, "machine": measured.machine.to_json() if measured.machine else {},
-        "start": _seconds(timing.measure_started_at), "end": _seconds(timing.measure_finished_at),
+        "start": epoch_seconds(timing.measure_started_at), "end": epoch_seconds(timing.measure_finished_at),
         "run_start": run[0], "run_end": run[1],
         "load": np.mean(loads), "peak_load": max(loads), "mhz": np.mean(_readings(measured.machine, "cpu_mhz")),
         "phases": measured.phases and measured.phases.ms_per_loop_step,

@@ -11,7 +11,10 @@ fast machine. Its parts, each from one record:
   (`imports.took_s`, less what a server started with run.py imported before the job began: `imports.began_s` < 0);
 - provenance: the child's own start (git, the CUDA probe), `startup_s - forked_s`;
 - each part of the set-up (`timing.setup`: emulators, agent, driver, as the job's build names them);
-- first step: the loop's first step (CUDA graphs' capture, torch.compile) and the rest of the warm-up.
+- first step: the loop's first step (CUDA graphs' capture, torch.compile) and the rest of the warm-up;
+- parked: a job started ahead of its turn (setup_batch) waiting for it after its first step, set up,
+  beside the jobs before it (`timing.parked_at`, `unparked_at`). Not in the total: the job paid it in
+  no one's time but its own, and the sweep paid the jobs before it there.
 
 Per group x mode x num_envs the median of each part over the jobs (rounds, seeds) is one row of
 startup.csv and of a section of table.md, with the total's smallest and largest beside it, since the
@@ -21,6 +24,7 @@ these clocks are left out. Without any, there is neither.
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 from typing import Optional
 
@@ -33,7 +37,7 @@ from .load import Collection
 
 FILES = ("startup.csv",)
 BEFORE_SETUP = ("check", "before_child", "imports", "provenance")
-AFTER_SETUP = ("first_step", "warm_up")
+AFTER_SETUP = ("first_step", "parked", "warm_up")
 
 
 def _given(value) -> Optional[float]:
@@ -52,9 +56,12 @@ def parts_of(timing: Timing) -> Optional[dict]:
         took, began = _given(timing.imports.took_s), _given(timing.imports.began_s)
         imports = None if took is None else took + min(began or 0.0, 0.0)
     setup_parts = {} if timing.setup in (None, UNSET) else {k: float(v) for k, v in timing.setup.items()}
+    parked = None
+    if timing.parked_at not in (None, UNSET) and timing.unparked_at not in (None, UNSET):
+        parked = (datetime.fromisoformat(timing.unparked_at) - datetime.fromisoformat(timing.parked_at)).total_seconds()
     return {"check": _given(timing.check_s), "before_child": forked, "imports": imports,
             "provenance": None if forked is None else startup - forked, **setup_parts,
-            "first_step": first, "warm_up": None if first is None or warm is None else warm - first,
+            "first_step": first, "parked": parked, "warm_up": None if first is None or warm is None else warm - first,
             "total": startup + setup + (warm or 0.0)}
 
 
@@ -68,6 +75,8 @@ def build(c: Collection) -> None:
     seconds = pd.DataFrame([found[i] for i in have.index], index=have.index)
     setup_cols = [k for k in seconds.columns if k not in (*BEFORE_SETUP, *AFTER_SETUP, "total")]
     seconds = seconds[[*BEFORE_SETUP, *setup_cols, *AFTER_SETUP, "total"]]
+    if seconds["parked"].isna().all():  # no job was started ahead: no column of dashes
+        seconds = seconds.drop(columns="parked")
     cells = pd.concat([have[["group", "mode", "num_envs"]], seconds], axis=1).groupby(["group", "mode", "num_envs"])
     t = cells.median()
     t["total_min"], t["total_max"], t["jobs"] = cells["total"].min(), cells["total"].max(), cells.size()
@@ -93,7 +102,8 @@ def markdown(c: Collection) -> list[str]:
               "start to its process's first line (the fork server's imports: a sweep's first job waits for "
               "them), of which imports = the imports' seconds after the job's start; provenance = the child's "
               "own start; then the set-up's parts; first step = the loop's first step (graph capture, "
-              "compilation); warm up = the rest of the warm-up", ""]
+              "compilation); parked = a job started ahead (setup_batch) waiting for its turn after its first step, "
+              "not in total; warm up = the rest of the warm-up", ""]
     return lines
 
 

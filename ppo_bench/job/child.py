@@ -286,9 +286,19 @@ def _timed(cfg: DictConfig, driver: Any, device: torch.device, started_mono: flo
         log.info("  %s %s it: %.0f %s in %.2f s", other, "before" if interleave.first(rep) else "after",
                  n_steps / seconds, UNIT, seconds)
 
+    parked: list = []  # when a job started ahead of its turn waited for it, and went on (`Progress.park`)
+
+    def park() -> None:
+        window = progress.park()
+        if window is not None:
+            parked.extend(window)
+            progress.send("partial", "timing", Timing(parked_at=utc_iso(window[0]), unparked_at=utc_iso(window[1])))
+            log.info("set up ahead of its turn (setup_batch): waited %.1f s for it after its first step",
+                     window[1] - window[0])
+
     timings, machine = _run_on(driver, progress, lambda restart: measure(
         driver, sched, synchronizer(device), on_rep, recovery(cfg, driver, device), interleave,
-        on_other=on_other, on_timed=restart, stopping=stopping))
+        on_other=on_other, on_timed=restart, stopping=stopping, after_first_step=park))
     agent = driver.agent
     warnings = []
     graphs = compiled_graphs()
@@ -316,9 +326,10 @@ def _timed(cfg: DictConfig, driver: Any, device: torch.device, started_mono: flo
     if interleave is not None:  # a record has the key only where the job interleaved another mode
         measured.interleaved = Interleaved(mode=other, reps=[n_steps / s for s in timings.probe_seconds],
                                            seconds=timings.probe_seconds, env_steps_per_rep=n_steps)
+    waited = dict(zip(("parked_at", "unparked_at"), map(utc_iso, parked)))  # only where the job waited for its turn
     timing = Timing(first_step_s=timings.first_step_s, warmup_s=timings.first_step_s + timings.warmup_s,
                     measure_s=sum(timings.rep_seconds), measure_started_at=utc_iso(timings.measure_started),
-                    measure_finished_at=utc_iso(timings.measure_finished))
+                    measure_finished_at=utc_iso(timings.measure_finished), **waited)
     paired = None
     if interleave is not None and MODES[other].agent:  # its own record: its reps, this build's other figures
         paired = Measured(batch_size=measured.batch_size, num_threads=measured.num_threads,

@@ -29,6 +29,11 @@ only waits and watches:
   starts a new one; so no child is left that multiprocessing would wait for,
   with no bound, as the sweep's process exits.
 
+A child can also be started ahead of its turn, gated (`start(gated=True)`): it builds, takes its
+first loop step (the compile) and parks, blocked on an Event, until its job's parent runs it
+(`run` opens the gate); meanwhile `settle` watches it up to its park as `run` would, holding its log
+lines for the job's own log (`job.prepared` starts a sweep's jobs so, side by side).
+
 The server, its start and its end: `forkserver`. A fresh process per job also isolates CUDA errors (an illegal memory access
 poisons a process for all its later jobs) and gives every job a fresh dynamo
 and allocator. Forked from a server that has imported torch, it costs a fork
@@ -67,9 +72,21 @@ EXIT_WAIT_S = 30.0
 class Progress:
     """The child's side of the watch: its stage and a loop-step counter, both read by the parent."""
 
-    def __init__(self, stage: Any, steps: Any, send: Callable[..., None]):
-        self._stage, self._steps, self.send = stage, steps, send
+    def __init__(self, stage: Any, steps: Any, send: Callable[..., None], gate: Any = None):
+        self._stage, self._steps, self.send, self._gate = stage, steps, send, gate
         self.stall_reports: list[Callable[[], str]] = []
+
+    def park(self) -> Optional[tuple[float, float]]:
+        """Where a child started ahead of its turn waits for it (`ChildJob.start(gated=True)`): says
+        so to the parent, then blocks (never spins: a spinning thread slowed a job's emulators 9x)
+        until its job runs it. Returns when it parked and when it went on (time.time), or None where
+        the child has no gate (it never waits)."""
+        if self._gate is None:
+            return None
+        at = time.time()
+        self.send("parked")
+        self._gate.wait()
+        return at, time.time()
 
     def on_stall(self, report: Callable[[], str]) -> None:
         """`report()` gives one line for a stalled job's error (or nothing to add: ""), asked from
@@ -102,42 +119,101 @@ class ChildJob:
         self.error: Optional[str] = None
         self.traceback: Optional[str] = None
         self.partial: dict[str, list] = {}
+        self.parked = False  # a gated child that waits at its gate (`start`, `settle`)
+        self._proc: Any = None
+        self._held: Optional[list] = None  # its log records while it is settled, before its job's log exists
+        self._ended = False  # it reported, ended or stalled: nothing more to watch
+        self._reported = False  # of those, it reported (it exits on its own)
 
-    def run(self, stall_timeout_s: float, where: Callable[[Stage, int], str]) -> None:
-        """Start the child and wait for it; `where(stage, loop_steps)` words a stall's place."""
+    def start(self, stall_timeout_s: float, gated: bool = False) -> bool:
+        """Start the child; False (and `error` says why) where the fork server did not. `gated`: it
+        parks after its first loop step until `run` opens its gate (`Progress.park`)."""
         ctx = context(self.preload)
-        messages, child_end = ctx.Pipe(duplex=False)
-        parent_alive, alive = ctx.Pipe(duplex=False)
-        stage, steps = ctx.Value("i", 0, lock=False), ctx.Value("q", 0, lock=False)
+        self._messages, child_end = ctx.Pipe(duplex=False)
+        parent_alive, self._alive = ctx.Pipe(duplex=False)
+        self._stage, self._steps = ctx.Value("i", 0, lock=False), ctx.Value("q", 0, lock=False)
+        self._gate = ctx.Event() if gated else None
         self._stacks = StackFile()
-        proc = ctx.Process(target=_child_main, name="ppo_bench-job", args=(
-            self.fn, self.args, child_end, parent_alive, stage, steps, logging.getLogger().getEffectiveLevel(),
-            self._stacks.path))
-        reported = False
+        self._proc = ctx.Process(target=_child_main, name="ppo_bench-job", args=(
+            self.fn, self.args, child_end, parent_alive, self._stage, self._steps,
+            logging.getLogger().getEffectiveLevel(), self._stacks.path, self._gate))
         try:
-            if not start_child(ctx, proc, stall_timeout_s):
-                self.error = (f"the fork server did not start the job's process within {stall_timeout_s:g} s "
-                              "(stopped or stuck); it is started again for the next job")
-                return
+            started = start_child(ctx, self._proc, stall_timeout_s)
+        except BaseException:
+            self.close()
+            raise
+        finally:
             child_end.close()
             parent_alive.close()
-            reported = self._watch(proc, messages, alive, stage, steps, stall_timeout_s, where)
-        finally:
-            try:
-                if proc.pid is not None:
-                    _end(proc, EXIT_WAIT_S if reported else 0)
-            finally:
-                for conn in (child_end, parent_alive, messages, alive):
-                    conn.close()
-                self._stacks.close()
-        if self.result is None and self.error is None:
-            code = proc.exitcode
-            how = f"killed by {signal.Signals(-code).name}" if code is not None and code < 0 else f"exit code {code}"
-            self.error = f"the job's process ended without a result ({how})"
+        if not started:
+            self.error = (f"the fork server did not start the job's process within {stall_timeout_s:g} s "
+                          "(stopped or stuck); it is started again for the next job")
+            self._ended = True
+        return started
 
-    def _watch(self, proc: Any, messages: Any, alive: Any, stage: Any, steps: Any, stall_timeout_s: float,
-               where: Callable[[Stage, int], str]) -> bool:
-        """Wait for the child's report, its end, or a stall; True when it reported."""
+    def settle(self, stall_timeout_s: float, where: Callable[[Stage, int], str]) -> None:
+        """Watch a gated child (`start`) as `run` would, until it parks, reports (a failure) or ends;
+        its log lines are held for `run`, which hands them to this process's loggers (by then the
+        job's own log). A stall ends it here, its error kept for `run`."""
+        if self._ended or self.parked:
+            return
+        self._held = [] if self._held is None else self._held
+        try:
+            got = self._watch(stall_timeout_s, where, until_parked=True)
+        except BaseException:
+            self.close()
+            raise
+        if not self.parked:
+            self._ended, self._reported = True, got
+
+    def run(self, stall_timeout_s: float, where: Callable[[Stage, int], str]) -> None:
+        """Start the child (unless `start` has) and wait for it; `where(stage, loop_steps)` words a
+        stall's place. A gated child is watched up to its park, then its gate opened."""
+        reported = False
+        try:
+            if self._proc is None and not self.start(stall_timeout_s):
+                return
+            held, self._held = self._held or [], None
+            for record in held:  # a settled child's lines, now in its job's log
+                logging.getLogger(record.name).handle(record)
+            if self._ended:
+                reported = self._reported
+                return
+            if self._gate is not None and not self.parked:
+                reported = self._watch(stall_timeout_s, where, until_parked=True)
+                if not self.parked:
+                    return
+            if self._gate is not None:
+                self._gate.set()
+            reported = self._watch(stall_timeout_s, where)
+        finally:
+            self.close(EXIT_WAIT_S if reported else 0)
+        if self.result is None and self.error is None:
+            self._ended_without_result()
+
+    def close(self, wait_s: float = 0) -> None:
+        """End the child (waiting `wait_s` for it to exit on its own) and close its pipes: also for a
+        child started ahead whose job does not run it (`job.prepared`)."""
+        proc, self._ended = self._proc, True
+        if proc is None:
+            return
+        try:
+            if proc.pid is not None:
+                _end(proc, wait_s)
+        finally:
+            for conn in (self._messages, self._alive):
+                conn.close()
+            self._stacks.close()
+
+    def _ended_without_result(self) -> None:
+        code = self._proc.exitcode if self._proc is not None else None
+        how = f"killed by {signal.Signals(-code).name}" if code is not None and code < 0 else f"exit code {code}"
+        self.error = f"the job's process ended without a result ({how})"
+
+    def _watch(self, stall_timeout_s: float, where: Callable[[Stage, int], str], until_parked: bool = False) -> bool:
+        """Wait for the child's report, its end, or a stall (or, `until_parked`, its park); True when
+        it reported (or parked)."""
+        proc, messages, alive, stage, steps = self._proc, self._messages, self._alive, self._stage, self._steps
         last, since = None, time.monotonic()
         while True:
             if messages.poll(POLL_S):
@@ -146,7 +222,7 @@ class ChildJob:
                 except EOFError:  # the child closed its end: it is gone
                     return False
                 since = time.monotonic()
-                if self._receive(kind, payload):
+                if self._receive(kind, payload) or (until_parked and self.parked):
                     return True
                 continue
             if not proc.is_alive():
@@ -192,7 +268,12 @@ class ChildJob:
 
     def _receive(self, kind: str, payload: list) -> bool:
         if kind == "log":
-            logging.getLogger(payload[0].name).handle(payload[0])
+            if self._held is not None:
+                self._held.append(payload[0])
+            else:
+                logging.getLogger(payload[0].name).handle(payload[0])
+        elif kind == "parked":
+            self.parked = True
         elif kind == "provenance":
             self.provenance = payload[0]
         elif kind == "partial":
@@ -239,7 +320,7 @@ def _listen_to_parent(parent_alive: Any, progress: Progress) -> None:
 
 
 def _child_main(fn: Callable, args: tuple, conn: Any, parent_alive: Any, stage: Any, steps: Any,
-                log_level: int, stacks_path: str) -> None:
+                log_level: int, stacks_path: str, gate: Any = None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent alone decides what Ctrl-C does
     listen(stacks_path)  # a stall's stacks, when the parent asks
     lock = threading.Lock()
@@ -248,7 +329,7 @@ def _child_main(fn: Callable, args: tuple, conn: Any, parent_alive: Any, stage: 
         with lock:  # log records may come from other threads
             conn.send(message)
 
-    progress = Progress(stage, steps, send)
+    progress = Progress(stage, steps, send, gate)
     threading.Thread(target=_listen_to_parent, args=(parent_alive, progress), daemon=True).start()
     root = logging.getLogger()
     up_the_pipe = SimpleNamespace(put_nowait=lambda record: send("log", record))  # to the parent's handlers

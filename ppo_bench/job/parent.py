@@ -43,17 +43,16 @@ from ppo_bench import registry
 from ppo_bench.config import plugins
 from ppo_bench.config.keys import unknown_key_message, unknown_keys
 from ppo_bench.config.schema import NotApplicable, validate, warnings_for
-from ppo_bench.job import CHILD, preload_of
+from ppo_bench.job import CHILD, preload_of, prepared
 from ppo_bench.job.forkserver import start_server, stop_server
 from ppo_bench.job.isolation import ChildJob, Stage
 from ppo_bench.config import placed
-from ppo_bench.record import marks, provenance
+from ppo_bench.record import machine_notes, provenance
 from ppo_bench.record.folder import RESULT, SET_ASIDE, set_aside
 from ppo_bench.record.identity import JobIdentity
-from ppo_bench.record.line import head_of, loads_of, summarise_record
+from ppo_bench.record.line import head_of, summarise_record
 from ppo_bench.record.parts import JobFolder, Placement, utc_iso
 from ppo_bench.record.results import BadResult, Record, check_writable
-from ppo_bench.record.typed import UNSET
 from ppo_bench.signals import one_line, signals_deferred, stops_raise
 
 log = logging.getLogger(__name__)
@@ -169,6 +168,10 @@ def run(cfg: DictConfig, output_dir: Optional[Path] = None) -> dict:
         print(f"{head_of(Record(**identity.fields()))}: FAILED: {line}", file=sys.stderr)  # its log is in that folder
         raise JobFailed(line) from None
     started, started_mono = time.time(), time.monotonic()
+    config = {**identity.config, plugins.KEY: list(cfg.get(plugins.KEY) or ())}  # the child loads them too
+    ahead = prepared.take(job.output_dir, config)  # its child, started ahead of its turn (setup_batch)
+    if ahead is not None:  # the job began then
+        started, started_mono = ahead.started, ahead.started_mono
     where = placed.current()  # the node launcher's slot, SLURM's or Ray's grant; None under the basic launcher
     record = Record.new(identity, job.overrides, JobFolder(num=job.num, output_dir=str(job.output_dir)), started,
                         None if where is None else Placement.from_json(where, "placement"))
@@ -176,14 +179,18 @@ def run(cfg: DictConfig, output_dir: Optional[Path] = None) -> dict:
     try:
         with stops_raise():  # a stop held since the job began (a launcher's stops_held) is raised here
             reason = _checked(cfg, job.multirun, record, started_mono)
+            if ahead is not None:  # its check ran as it started, and is counted so
+                record.timing.check_s = ahead.check_s
             if reason is not None:
                 record.status, record.error = "skipped", reason
             else:
                 record.warnings = warnings_for(cfg)
                 for note in record.warnings:
                     log.warning(note)
-                config = {**identity.config, plugins.KEY: list(cfg.get(plugins.KEY) or ())}  # the child loads them too
-                child = ChildJob(CHILD, config, started_mono, registry.added(), preload=preload_of(job.multirun))
+                if ahead is not None:
+                    child, ahead = ahead.child, None
+                else:
+                    child = ChildJob(CHILD, config, started_mono, registry.added(), preload=preload_of(job.multirun))
                 child.run(cfg.stall_timeout_s, _stall_place(cfg.schedule, child.partial))
                 if child.error is not None:
                     record.traceback = child.traceback
@@ -196,8 +203,34 @@ def run(cfg: DictConfig, output_dir: Optional[Path] = None) -> dict:
         record.error = one_line(e) + provenance.scheduler_says(where)  # SLURM's word on why: cancelled, its time limit
         raise
     finally:
+        if ahead is not None:  # started ahead, but the job did not run it
+            ahead.child.close()
         _close(record, child, cfg.schedule.interleave, path)
     return record.to_json()
+
+
+def prepare(cfg: DictConfig, output_dir: Path) -> Optional[prepared.Prepared]:
+    """Start this job of a sweep's child ahead of its turn, gated (`job.prepared`): its checks first, as
+    `run` makes them, and nothing started (None) for a job that would not run it: a learning run, a
+    folder that holds a record already, a refused job or one that does not apply. The job's parent
+    (`run`) takes it when the job's turn comes."""
+    if cfg.schedule.get("total_env_steps") is not None or os.path.lexists(output_dir / RESULT):
+        return None
+    started, started_mono = time.time(), time.monotonic()
+    start_server(preload_of(True))
+    try:
+        if check(cfg, True) is not None:
+            return None
+    except Refused:
+        return None
+    check_s = time.monotonic() - started_mono
+    config = {**identity_of(cfg).config, plugins.KEY: list(cfg.get(plugins.KEY) or ())}
+    child = ChildJob(CHILD, config, started_mono, registry.added(), preload=preload_of(True))
+    if not child.start(cfg.stall_timeout_s, gated=True):
+        child.close()
+        return None
+    return prepared.Prepared(config, child, started, started_mono, check_s, cfg.stall_timeout_s,
+                             _stall_place(cfg.schedule, child.partial))
 
 
 def _checked(cfg: DictConfig, multirun: bool, record: Record, started_mono: float) -> Optional[str]:
@@ -226,7 +259,7 @@ def _close(record: Record, child: Optional[ChildJob], interleave: Optional[str],
     record.provenance = (child and child.provenance) or provenance.part(gpu=False)
     if child is not None and record.status != "ok":
         record.keep(child.partial, interleave)
-    for note in filter(None, (_busy_machine(record), _uncached_imports(record))):
+    for note in filter(None, (machine_notes.busy_machine(record), machine_notes.uncached_imports(record))):
         record.warnings.append(note)
         log.warning(note)
     record.timing.finished_at = utc_iso(time.time())
@@ -329,27 +362,6 @@ def _ok_record(path: Path) -> Optional[Record]:
                     dest / path.parent.name / path.name)
         return None
     return earlier if earlier.status == "ok" else None
-
-
-def _busy_machine(record: Record) -> Optional[str]:
-    """A warning when the 1-minute load exceeded the CPU count around the measurement (marks.overloaded)."""
-    loads, cpus = loads_of(record), record.provenance.cpu_count
-    if not marks.overloaded(loads, cpus):
-        return None
-    return (f"{marks.BUSY}1-minute load {max(loads):.1f} > {cpus} CPUs around the measurement; "
-            "other work took CPU time from the emulators")
-
-
-def _uncached_imports(record: Record) -> Optional[str]:
-    """A warning when the job's process compiled torch from source and could not cache its bytecode:
-    every fresh process (a sweep's fork server, each single run) compiles it again, which on the H200
-    as lent tripled the imports (provenance.bytecode_cached)."""
-    imports = record.timing.imports
-    if imports in (None, UNSET) or imports.bytecode_cached is not False:
-        return None
-    return (f"imports: {imports.took_s:.1f} s, torch compiled from source: its bytecode is not cached and "
-            "this Python writes none (PYTHONDONTWRITEBYTECODE, python -B or a read-only install), so every "
-            "fresh process compiles it again; cache it once: python -m compileall -q <torch's folder>")
 
 
 STAGE_WORDS = {Stage.START_UP: "start-up (starting Python and torch)",

@@ -27,6 +27,7 @@ over it (tests/toy_launcher.py is one).
 from __future__ import annotations
 
 import contextlib
+import copy
 import json
 import logging
 import os
@@ -41,9 +42,10 @@ from hydra.core.utils import JobReturn, JobStatus, configure_log, filter_overrid
 from hydra.core.utils import run_job as hydra_run_job
 from hydra.errors import CompactHydraException
 from hydra.types import HydraContext, RunMode, TaskFunction
-from omegaconf import DictConfig, open_dict
+from omegaconf import DictConfig, open_dict, read_write
 
 from ppo_bench.config import placed
+from ppo_bench.job import prepared
 from ppo_bench.record.folder import JOB_NOTES
 from ppo_bench.launch.stops import stoppable, stopping
 from ppo_bench.signals import Terminated
@@ -223,20 +225,65 @@ def noted(hydra: Any) -> Iterator[JobOutcome]:
 def in_turn(launcher: Any, job_overrides: Sequence[Sequence[str]], initial_job_idx: int) -> list[JobReturn]:
     """The basic launcher's `launch`: the jobs one after another in this process, in sweep order, each
     logged and run as Hydra's basic launcher does, through `run_job`. `launcher`: its config,
-    task_function and hydra_context, as Hydra set it up."""
+    task_function and hydra_context, as Hydra set it up. With `setup_batch=N`, every N jobs' children
+    start together and wait, set up, for their turn (`job.prepared`)."""
     config, context = launcher.config, launcher.hydra_context
     setup_globals()
     configure_log(config.hydra.hydra_logging, config.hydra.verbose)
     Path(str(config.hydra.sweep.dir)).mkdir(parents=True, exist_ok=True)
     log.info("Launching %d jobs locally", len(job_overrides))
+    batch = max(int(config.get("setup_batch") or 1), 1)  # a wrong value is each job's check's to refuse
     runs = []
-    for idx, overrides in enumerate(job_overrides, initial_job_idx):
-        log.info("\t#%d : %s", idx, " ".join(filter_overrides(overrides)))
-        try:
-            runs.append(run_on_worker(context, launcher.task_function, config, overrides, idx, idx))
-        finally:  # the job's own logging set it up anew (its log file too, where the sweep stops)
-            configure_log(config.hydra.hydra_logging, config.hydra.verbose)
+    try:
+        for pos, overrides in enumerate(job_overrides):
+            idx = initial_job_idx + pos
+            if batch > 1 and pos % batch == 0:  # the next jobs set up side by side (job.prepared)
+                start_batch(context, config, job_overrides[pos:pos + batch], idx)
+            log.info("\t#%d : %s", idx, " ".join(filter_overrides(overrides)))
+            try:
+                runs.append(run_on_worker(context, launcher.task_function, config, overrides, idx, idx))
+            finally:  # the job's own logging set it up anew (its log file too, where the sweep stops)
+                configure_log(config.hydra.hydra_logging, config.hydra.verbose)
+    finally:
+        prepared.discard()
     return runs
+
+
+def start_batch(hydra_context: HydraContext, config: DictConfig, overrides: Sequence[Sequence[str]],
+                first_idx: int) -> None:
+    """Start the children of these jobs of a sweep (`overrides`, numbered from `first_idx`) side by side,
+    then wait until each has parked or ended (`job.prepared`). Each job's config is made as `run_on_worker`
+    and Hydra's `run_job` make it (its plugins loaded, its folder, its Hydra config set while its checks
+    run); a job that cannot be started so runs as ever when its turn comes, and says then what is wrong."""
+    from hydra.core.hydra_config import HydraConfig
+
+    from ppo_bench.config import plugins
+    from ppo_bench.job import parent
+
+    hydra_config = HydraConfig.instance()
+    saved = hydra_config.cfg
+    try:
+        for idx, overrides_ in enumerate(overrides, first_idx):
+            try:
+                plugins.load([*(config.get(plugins.KEY) or ()), *plugins.named_on(overrides_)])
+                job = job_config(hydra_context, config, overrides_, idx, idx)
+                hydra_config.set_config(job)  # the folder's name resolves through it
+                folder = Path(os.path.abspath(os.path.join(str(job.hydra.sweep.dir), str(job.hydra.sweep.subdir))))
+                with read_write(job.hydra.runtime), open_dict(job.hydra.runtime):
+                    job.hydra.runtime.output_dir = str(folder)
+                hydra_config.set_config(job)
+                task = copy.deepcopy(job)
+                with read_write(task), open_dict(task):
+                    del task["hydra"]
+                ahead = parent.prepare(task, folder)
+            except Exception as e:  # noqa: BLE001 - see the docstring
+                log.debug("job #%d not started ahead: %s", idx, e)
+                continue
+            if ahead is not None:
+                prepared.add(folder, ahead)
+    finally:
+        hydra_config.cfg = saved
+    prepared.settle()
 
 
 def run_on_worker(hydra_context: HydraContext, task_function: TaskFunction, config: DictConfig,

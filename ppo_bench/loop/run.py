@@ -82,12 +82,16 @@ def synchronizer(device: torch.device) -> Callable[[], None]:
     return torch.cuda.synchronize if device.type == "cuda" else (lambda: None)
 
 
-def warm_up(driver: Driver, steps: int, sync: Callable[[], None]) -> tuple[float, float]:
+def warm_up(driver: Driver, steps: int, sync: Callable[[], None],
+            after_first_step: Callable[[], None] = lambda: None) -> tuple[float, float]:
     """`steps` loop steps and one update; returns the first step's seconds and the rest's.
 
     The update closes the warm-up as soon as the algorithm allows one: at once
     for the reference (it trains on whatever the rollout holds), after the
     rollouts fill for ppo (the loop steps on until its update is due).
+    `after_first_step` runs between the first step and the rest, on neither clock: where a job
+    started ahead of its turn waits for it (`Progress.park`), so that the rest of its warm-up runs
+    just before its timed repetitions, as in a job that did not wait.
     """
     agent = driver.agent
     sync()
@@ -95,6 +99,7 @@ def warm_up(driver: Driver, steps: int, sync: Callable[[], None]) -> tuple[float
     run_loop(driver, until=lambda s: s >= 1)
     sync()
     first = time.perf_counter() - t
+    after_first_step()
     t = time.perf_counter()
     s = run_loop(driver, until=lambda s: s >= steps, first=1)
     if agent is not None and agent.updates == 0:
@@ -163,7 +168,8 @@ class Interleaver:
 def measure(driver: Driver, schedule: Any, sync: Callable[[], None],
             on_rep: Callable[[int, float], None], recover: Optional[Recover] = None,
             interleave: Optional[Interleaver] = None, on_other: Callable[[int, float], None] = lambda r, s: None,
-            on_timed: Callable[[], None] = lambda: None, stopping: Optional[Stopping] = None) -> Timings:
+            on_timed: Callable[[], None] = lambda: None, stopping: Optional[Stopping] = None,
+            after_first_step: Callable[[], None] = lambda: None) -> Timings:
     """Warm up, then time repetitions of `schedule.bench_steps` loop steps until `stopping` (by
     default `Stopping.of(schedule)`: schedule.reps of them, or as many as a precision target's pilot
     asks for) says no more (`on_timed()` between the two). `stopping` hears of each rep before
@@ -172,11 +178,11 @@ def measure(driver: Driver, schedule: Any, sync: Callable[[], None],
     A repetition that fails in a way `recover` can mend is dropped (its time and env steps) and
     run again, once: a second failure of the same repetition ends the job. With `interleave`
     (see `Interleaver`), the other side's repetitions are timed in turn with these, A B B A, one for
-    each (`on_other` hears of each).
+    each (`on_other` hears of each). `after_first_step`: see `warm_up`.
     """
     out = Timings()
     stopping = Stopping.of(schedule) if stopping is None else stopping
-    out.first_step_s, out.warmup_s = warm_up(driver, schedule.warmup, sync)
+    out.first_step_s, out.warmup_s = warm_up(driver, schedule.warmup, sync, after_first_step)
     timed = None if driver.env_steps is None else np.zeros_like(driver.env_steps)
     on_timed()
     out.measure_started = time.time()

@@ -16,7 +16,7 @@ from ppo_bench.config.agent import CommonAgentConfig, narrowed_agent
 from ppo_bench.config.schema import EnvConfig, ScheduleConfig
 from ppo_bench.registry import ALGOS, MODES
 
-RUN_CONTROL_KEYS = ("resume", "set_aside", "collect", "stall_timeout_s", "plugins")
+RUN_CONTROL_KEYS = ("resume", "set_aside", "collect", "stall_timeout_s", "setup_batch", "plugins")
 """How a job runs, not what it measures: not part of its identity, not stored, and not in its
 folder's name (conf/config.yaml's hydra.job.config.override_dirname.exclude_keys, which a test
 holds to this list)."""

@@ -131,21 +131,24 @@ class Timing(Part):
     measure_s: Optional[float] = UNSET
     measure_started_at: Optional[str] = UNSET
     measure_finished_at: Optional[str] = UNSET
+    parked_at: Optional[str] = UNSET  # a job started ahead (setup_batch) waited, running nothing, from here
+    unparked_at: Optional[str] = UNSET  # to its turn: another job's measurement there overlaps nothing of it
     TIMES = ("started_at", "finished_at", "measure_started_at", "measure_finished_at")
+    WAIT = ("parked_at", "unparked_at")
 
     def check(self, where: str) -> None:
         """Each time readable, and in the order the job takes them: its start, the measurement's start and
         end, its end (one clock: time.time() in the parent and its child). A hand-edited record whose
         measurement lies outside its own run would be read as measured during another job's."""
         read = {}
-        for key in self.TIMES:
+        for key in (*self.TIMES, *self.WAIT):
             value = getattr(self, key)
             try:
                 read[key] = None if value is None else datetime.fromisoformat(value)
             except ValueError:
                 raise BadResult(f"{inside(where, key)}: {value!r} is not an ISO 8601 time") from None
-        seconds = [(k, _epoch(read[k])) for k in ("started_at", "measure_started_at", "measure_finished_at",
-                                                  "finished_at") if read.get(k) is not None]
+        seconds = [(k, _epoch(read[k])) for k in ("started_at", "parked_at", "unparked_at", "measure_started_at",
+                                                  "measure_finished_at", "finished_at") if read.get(k) is not None]
         for (first, a), (then, b) in zip(seconds, seconds[1:]):
             if b < a:
                 raise BadResult(f"{inside(where, then)}: {getattr(self, then)!r} comes before its "

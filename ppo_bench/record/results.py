@@ -145,7 +145,7 @@ class Record(Part):
         learning run's curve, the timed repetitions that finished, each with its probe's after it
         (`interleave`: the probe's mode)."""
         self.device = (partial.get("device") or [self.device])[-1]
-        for timing in partial.get("timing", [])[-1:]:
+        for timing in partial.get("timing", []):  # the start's clocks, then its wait for its turn's
             self.timing = self.timing.updated(timing)
         points = partial.get("curve")
         if points:
