@@ -1,0 +1,4 @@
+# 2026-12-07, call 3 (same machine start as calls 1-2): the grid's step half, setup_batch=3 against setup_batch=1,
+# in the order script, batch3, batch1, batch1, batch3, script. The script's two runs failed at once: this call
+# did not carry the reference script (.ref/), so only the four sweeps ran.
+export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1; unset PYTHONDONTWRITEBYTECODE; mkdir -p /tmp/gb; i=0; for v in script batch3 batch1 batch1 batch3 script; do i=$((i+1)); t0=$(date +%s.%N); if [ $v = script ]; then timeout 80 python3 bench/reference_step_grid.py .ref/bench_ppo_async.py --counts 1 8 64 > /tmp/gb/$v-$i.log 2>&1; else timeout 80 python3 run.py -m +preset=grid env.num_envs=1,8,64 mode=step setup_batch=${v#batch} hydra.sweep.dir=/tmp/gb/$v-$i > /tmp/gb/$v-$i.log 2>&1; fi; echo "$v $i $? $(python3 -c "import time; print(round(time.time() - $t0, 2))")" | tee -a /tmp/gb/walls.txt; done; tar czf $OUT/gb.tar.gz -C /tmp gb

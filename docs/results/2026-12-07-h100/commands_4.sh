@@ -1,0 +1,3 @@
+# 2026-12-07, call 4 (same machine start): 1 and 64 envs x 4 rounds in one sweep, setup_batch=2 against 1,
+# in the order batch2, batch1, batch1, batch2 (Hydra ran the 1-env jobs first, so each batch paired two jobs of one num_envs)
+export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1; unset PYTHONDONTWRITEBYTECODE; mkdir -p /tmp/s164; i=0; for v in batch2 batch1 batch1 batch2; do i=$((i+1)); t0=$(date +%s.%N); timeout 70 python3 run.py -m +preset=quick mode=step round=0,1,2,3 env.num_envs=1,64 setup_batch=${v#batch} hydra.sweep.dir=/tmp/s164/$v-$i > /tmp/s164/$v-$i.log 2>&1; echo "$v $i $? $(python3 -c "import time; print(round(time.time() - $t0, 2))")" | tee -a /tmp/s164/walls.txt; done; tar czf $OUT/s164.tar.gz -C /tmp s164
