@@ -168,3 +168,50 @@ def test_ctrl_c_ends_every_child_started_ahead_and_records_the_job_in_progress(t
         assert [(r["num_envs"], r["status"], r["error"]) for r in recs] == [(1, "failed", "KeyboardInterrupt")]
     else:
         assert recs == [], output[-3000:]
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system time of a process and all its threads so far, from /proc (0 once it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@pytest.mark.slow
+def test_a_parked_job_uses_no_cpu_while_another_is_timed(tmp_path):
+    """A job waiting for its turn must block, never spin: a spinning thread slowed ale-py's step 9x.
+    While the first job is timed, every process of the sweep but that job's uses (almost) no CPU: its
+    parked sibling, the fork server, the sweep's own process."""
+    import contextlib
+    import signal
+    import time
+
+    from test_sweep import session_processes
+
+    sweep_dir, log = tmp_path / "sweep", tmp_path / "output"
+    long = merge_overrides(SMALL, ["schedule.reps=2000", "env.num_envs=8,16", "setup_batch=2", "collect=false"])
+    with open(log, "w") as out:
+        proc = subprocess.Popen([sys.executable, "run.py", "-m", f"hydra.sweep.dir={sweep_dir}", *long], cwd=ROOT,
+                                stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+                                env={**os.environ, "CUDA_VISIBLE_DEVICES": ""})
+    try:
+        deadline = time.time() + 300
+        while "rep 1/2000" not in log.read_text():  # the first job is timed: its sibling parked before
+            assert proc.poll() is None and time.time() < deadline, log.read_text()[-3000:]
+            time.sleep(0.1)
+        assert log.read_text().count("rep 1/2000") == 1
+        pids = session_processes(proc.pid)
+        before = {pid: cpu_seconds(pid) for pid in pids}
+        time.sleep(3.0)
+        used = sorted((cpu_seconds(pid) - before[pid], pid) for pid in pids)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=60)
+        for pid in session_processes(proc.pid):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+    busy, rest = used[-1], used[:-1]
+    assert busy[0] > 0.5, used  # the job being timed
+    assert len(rest) >= 3 and all(seconds < 0.3 for seconds, _ in rest), used  # 10% of a core at most
