@@ -215,3 +215,24 @@ def test_a_parked_job_uses_no_cpu_while_another_is_timed(tmp_path):
     busy, rest = used[-1], used[:-1]
     assert busy[0] > 0.5, used  # the job being timed
     assert len(rest) >= 3 and all(seconds < 0.3 for seconds, _ in rest), used  # 10% of a core at most
+
+
+def test_a_collection_that_mixes_jobs_set_up_ahead_with_others_says_so(tmp_path):
+    """Jobs set up ahead are not yet shown to read as jobs run one after another: where a collection holds
+    both, table.md names the cells set up ahead, per group; where all were, it says nothing."""
+    def set_up_ahead(path: Path) -> None:
+        rec = json.loads(path.read_text())
+        started = datetime.fromisoformat(rec["timing"]["started_at"])
+        rec["timing"].update(parked_at=(started + timedelta(seconds=0.5)).isoformat(),
+                             unparked_at=(started + timedelta(seconds=1)).isoformat())
+        path.write_text(json.dumps(rec))
+
+    for name, mode, n in (("a", "step", 8), ("b", "sendrecv", 8)):
+        set_up_ahead(write(tmp_path, name, mode=mode, n=n))
+    c = collect([tmp_path], plot=False)
+    assert c.set_up_ahead == [] and "Set up ahead" not in c.markdown
+    write(tmp_path, "c", mode="step", n=64)
+    c = collect([tmp_path], plot=False)
+    group = c.table["group"].iloc[0]
+    assert c.set_up_ahead == [f"{group}: 2 of 3 jobs were set up ahead (setup_batch): step n=8, sendrecv n=8"]
+    assert "**Set up ahead and one after another, compared:" in c.markdown

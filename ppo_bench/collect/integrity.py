@@ -12,7 +12,10 @@ table.csv. This section writes no file of its own.
 
 Jobs of the node launcher (hydra/launcher=node) run side by side by design, each on a GPU and
 cores of its own (`placement` in the record): one that overlapped only jobs on other cores and
-GPUs is not contended but `shared_node`, a column of table.csv too. Such a figure is sound, but
+GPUs is not contended but `shared_node`, a column of table.csv too. A job set up ahead of its turn
+(setup_batch) ran nothing while it waited, parked (`timing.parked_at` to `unparked_at`): its run is the
+two stretches around that wait; where a collection mixes such jobs with jobs run one after another,
+table.md says so, per group, as for the node. Such a figure is sound, but
 not the figure of the same job run alone (the jobs share memory bandwidth, caches and the host's
 PCIe), so where a collection's timed jobs mix the two, table.md says so, per group: throughput
 compared across them is not like for like. Learning runs pool their seeds as ever, unflagged.
@@ -44,6 +47,7 @@ def build(c: Collection, records: list[tuple[Path, Record]]) -> None:
     c.contended = _contended(jobs, windows)
     c.contention = _stretches(jobs, windows)
     c.shared_node = _shared_node(jobs)
+    c.set_up_ahead = _set_up_ahead(jobs)
     c.overloaded = _overloaded(jobs)
     flags = (jobs.groupby(["group", "mode", "num_envs"])[["contended", "shared_node", "overloaded"]]
              .any().reset_index())
@@ -116,16 +120,30 @@ def _apart(job: pd.Series, run) -> bool:
 
 def _shared_node(jobs: pd.DataFrame) -> list[str]:
     """Per group, how many timed jobs shared the node, where the collection has both kinds; else nothing."""
-    timed = jobs[jobs["learning"].isna()]
-    if timed["shared_node"].all() or not timed["shared_node"].any():
+    return _mixed(jobs, jobs["shared_node"], "shared the node")
+
+
+def _set_up_ahead(jobs: pd.DataFrame) -> list[str]:
+    """Per group, how many timed jobs waited, set up, for their turn beside others (setup_batch: their
+    `timing.parked_at`), where the collection has both kinds; else nothing. Such a job is timed alone, but
+    batches of mixed num_envs read 0.86-0.96x their unbatched runs on an H100 on 2026-12-07 (docs/measuring.md)."""
+    return _mixed(jobs, jobs["timing"].map(lambda t: t is not None and t.parked_at is not None),
+                  "were set up ahead (setup_batch)")
+
+
+def _mixed(jobs: pd.DataFrame, flag: pd.Series, did: str) -> list[str]:
+    """Per group, how many timed jobs `flag` marks (`did` words it) and at which cells, where the timed
+    jobs hold both kinds; else nothing."""
+    timed = jobs["learning"].isna()
+    if flag[timed].all() or not flag[timed].any():
         return []
     lines = []
-    for g, sub in timed.groupby("group"):
-        shared = sub[sub["shared_node"]]
-        cells = sorted(set(zip(shared["mode"], shared["num_envs"])), key=lambda c: (mode_order(c[0]), c[1]))
+    for g, sub in jobs[timed].groupby("group"):
+        marked = sub[flag[sub.index]]
+        cells = sorted(set(zip(marked["mode"], marked["num_envs"])), key=lambda c: (mode_order(c[0]), c[1]))
         shown = ", ".join(f"{m} n={n}" for m, n in cells[:CELLS_LISTED]) + (
             f" and {len(cells) - CELLS_LISTED} more" if len(cells) > CELLS_LISTED else "")
-        lines.append(f"{g}: {len(shared)} of {len(sub)} jobs shared the node" + (f": {shown}" if shown else ""))
+        lines.append(f"{g}: {len(marked)} of {len(sub)} jobs {did}" + (f": {shown}" if shown else ""))
     return lines
 
 
@@ -226,6 +244,9 @@ def markdown(c: Collection) -> list[str]:
          "a GPU and cores of their own), the others alone; throughput compared across the two (ratios, limits, "
          "side by side, a baseline) is not like for like; table.csv marks the rows shared_node",
          bounded(c.shared_node)),
+        ("Set up ahead and one after another, compared: some jobs waited, set up, for their turn beside other "
+         "jobs (setup_batch), the others ran one after another; their readings are not yet shown to be alike "
+         "(docs/measuring.md), so throughput compared across the two is not like for like", bounded(c.set_up_ahead)),
         ("Machine overloaded while measuring (1-minute load above the CPU count: these figures are slowed "
          "and ratios between them unreliable; table.csv marks the rows overloaded)", bounded(c.overloaded)),
         ("Machine-state warnings", bounded(c.machine_warnings)),

@@ -86,6 +86,7 @@ class Collection:
     contended: list[dict] = field(default_factory=list)   # path, host, overlaps (other jobs' runs)
     contention: list[str] = field(default_factory=list)   # one line per stretch of overlapping runs on a host
     shared_node: list[str] = field(default_factory=list)  # per group, timed jobs that ran beside others on the node
+    set_up_ahead: list[str] = field(default_factory=list)  # per group, timed jobs set up beside others (setup_batch)
     overloaded: list[str] = field(default_factory=list)   # one line per group measured above the CPU count
     machine_warnings: list[str] = field(default_factory=list)
     regressions: list[str] = field(default_factory=list)   # rows whose ratio to the baseline lies below 1
