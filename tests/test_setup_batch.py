@@ -236,3 +236,17 @@ def test_a_collection_that_mixes_jobs_set_up_ahead_with_others_says_so(tmp_path)
     group = c.table["group"].iloc[0]
     assert c.set_up_ahead == [f"{group}: 2 of 3 jobs were set up ahead (setup_batch): step n=8, sendrecv n=8"]
     assert "**Set up ahead and one after another, compared:" in c.markdown
+
+
+@pytest.mark.slow
+def test_setup_batch_under_another_launcher_says_it_is_ignored(tmp_path):
+    from test_launcher import NO_GPU, NODE
+
+    out = subprocess.run([sys.executable, "run.py", "-m", f"hydra.sweep.dir={tmp_path}", *NODE,
+                          *merge_overrides(SMALL, ["env.num_envs=2,4", "setup_batch=2", "collect=false"])],
+                         cwd=ROOT, capture_output=True, text=True, timeout=600, env=NO_GPU)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert ("setup_batch=2: only the basic launcher sets jobs up side by side; NodeLauncher runs each job as ever"
+            in out.stderr + out.stdout)
+    recs = records(tmp_path)
+    assert len(recs) == 2 and all(r["status"] == "ok" and "parked_at" not in r["timing"] for r in recs)

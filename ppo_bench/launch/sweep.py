@@ -287,6 +287,10 @@ class SweepCallback(Callback):
     def on_multirun_start(self, config: Any, **kwargs: Any) -> None:
         self.sweep = SweepCallback.running = _Sweep(claim.fresh_sweep_dir(config), config)
         atexit.register(self.sweep.finish)
+        batch, launcher = config.get("setup_batch") or 1, str(config.hydra.launcher.get("_target_", ""))
+        if batch > 1 and not launcher.endswith(".BasicLauncher"):  # launching.in_turn alone batches
+            log.warning("setup_batch=%s: only the basic launcher sets jobs up side by side; %s runs each job "
+                        "as ever", batch, launcher.rsplit(".", 1)[-1])
 
     def on_multirun_end(self, config: Any, **kwargs: Any) -> None:
         if self.sweep is not None:
