@@ -13,8 +13,8 @@ fast machine. Its parts, each from one record:
 - each part of the set-up (`timing.setup`: emulators, agent, driver, as the job's build names them);
 - first step: the loop's first step (CUDA graphs' capture, torch.compile) and the rest of the warm-up;
 - parked: a job started ahead of its turn (setup_batch) waiting for it after its first step, set up,
-  beside the jobs before it (`timing.parked_at`, `unparked_at`). Not in the total: the job paid it in
-  no one's time but its own, and the sweep paid the jobs before it there.
+  while the jobs before it ran (`timing.parked_at`, `unparked_at`). Not in the total: the sweep spent
+  that time on those jobs, not on this one's start.
 
 Per group x mode x num_envs the median of each part over the jobs (rounds, seeds) is one row of
 startup.csv and of a section of table.md, with the total's smallest and largest beside it, since the
