@@ -24,7 +24,7 @@ from ppo_bench.collect import collect
 from ppo_bench.record.results import read_result
 from test_collect import T0, row, write
 from test_collect_learning import learn
-from test_sweep import looping, session_processes
+from test_sweep import looping, none_left
 
 pytest.importorskip("joblib")
 
@@ -314,10 +314,7 @@ def test_a_stopped_sweep_records_both_jobs_in_progress_starts_no_other_and_colle
     proc = two_jobs_started(tmp_path, ["schedule.reps=2000", "env.num_envs=1,2,4"], as_a_terminal_s, ready)
     (os.killpg if group else os.kill)(proc.pid, sig)
     output, _ = proc.communicate(timeout=120)
-    deadline = time.time() + 60
-    while session_processes(proc.pid) and time.time() < deadline:
-        time.sleep(0.5)
-    assert session_processes(proc.pid) == [], "a process of the sweep outlived it"
+    none_left(proc.pid)
     # the workers left the process group of the sweep, not its (OS) session: all were found above
     error = "KeyboardInterrupt" if sig == signal.SIGINT else "Terminated: SIGTERM"
     records = [read_result(p) for p in tmp_path.glob("*/result.json")]

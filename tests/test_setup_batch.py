@@ -127,12 +127,11 @@ def test_ctrl_c_ends_every_child_started_ahead_and_records_the_job_in_progress(t
     """Ctrl-C to the terminal's group while the batch's children set up (no job has begun: nothing is
     recorded) or while the first job is timed (its record says so; the parked one, never taken, has
     none): the sweep ends, and no process of it is left."""
-    import contextlib
     import signal
     import time
 
     from conftest import as_a_terminal_s
-    from test_sweep import session_processes
+    from test_sweep import kill_session, none_left, session_processes
 
     sweep_dir, log = tmp_path / "sweep", tmp_path / "output"
     long = merge_overrides(SMALL, ["schedule.reps=2000", "env.num_envs=1,2", "setup_batch=2", "collect=false"])
@@ -153,14 +152,9 @@ def test_ctrl_c_ends_every_child_started_ahead_and_records_the_job_in_progress(t
             time.sleep(1.0)  # into its repetitions
         os.killpg(proc.pid, signal.SIGINT)
         proc.wait(timeout=120)
-        deadline = time.time() + 60
-        while session_processes(proc.pid) and time.time() < deadline:
-            time.sleep(0.2)
-        assert session_processes(proc.pid) == [], "a process of the sweep outlived it"
+        none_left(proc.pid)
     finally:
-        for pid in session_processes(proc.pid):
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
+        kill_session(proc.pid)
     output = log.read_text()
     recs = records(sweep_dir)
     assert proc.returncode == 128 + signal.SIGINT and "Traceback" not in output, output[-3000:]
@@ -184,11 +178,10 @@ def test_a_parked_job_uses_no_cpu_while_another_is_timed(tmp_path):
     """A job waiting for its turn must block, never spin: a spinning thread slowed ale-py's step 9x.
     While the first job is timed, every process of the sweep but that job's uses (almost) no CPU: its
     parked sibling, the fork server, the sweep's own process."""
-    import contextlib
     import signal
     import time
 
-    from test_sweep import session_processes
+    from test_sweep import kill_session, session_processes
 
     sweep_dir, log = tmp_path / "sweep", tmp_path / "output"
     long = merge_overrides(SMALL, ["schedule.reps=2000", "env.num_envs=8,16", "setup_batch=2", "collect=false"])
@@ -209,9 +202,7 @@ def test_a_parked_job_uses_no_cpu_while_another_is_timed(tmp_path):
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait(timeout=60)
-        for pid in session_processes(proc.pid):
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
+        kill_session(proc.pid)
     busy, rest = used[-1], used[:-1]
     assert busy[0] > 0.5, used  # the job being timed
     assert len(rest) >= 3 and all(seconds < 0.3 for seconds, _ in rest), used  # 10% of a core at most

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -136,6 +137,22 @@ def session_processes(sid: int) -> list[int]:
     return found
 
 
+def none_left(sid: int, wait_s: float = 60.0) -> None:
+    """Wait up to `wait_s` for every process of the session `sid` (a sweep started in a session of its
+    own) to end, and assert that none outlived it."""
+    deadline = time.time() + wait_s
+    while session_processes(sid) and time.time() < deadline:
+        time.sleep(0.2)
+    assert session_processes(sid) == [], "a process of the sweep outlived it"
+
+
+def kill_session(sid: int) -> None:
+    """SIGKILL whatever of the session `sid` is left (a test's clean-up, whatever it found)."""
+    for pid in session_processes(sid):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
 # Ctrl-C reaches the whole process group; SIGTERM and SIGKILL the sweep's process alone (as
 # `kill PID` does), so its job process must be ended by it, or end itself when it dies. SIGHUP (the
 # terminal closed) is handled as SIGTERM.
@@ -165,10 +182,7 @@ def test_an_interrupted_sweep_leaves_whole_files_and_no_process(tmp_path, sig, g
     else:
         os.kill(proc.pid, sig)
     output, _ = proc.communicate(timeout=120)
-    deadline = time.time() + 60
-    while session_processes(proc.pid) and time.time() < deadline:
-        time.sleep(0.5)
-    assert session_processes(proc.pid) == [], "a process of the sweep outlived it"
+    none_left(proc.pid)
     records = {p.parent.name: read_result(p) for p in tmp_path.glob("*/result.json")}
     short = [r for name, r in records.items() if "reps=1," in name or name.endswith("reps=1")]
     assert len(short) == 1 and short[0]["status"] == "ok"
@@ -243,10 +257,7 @@ def test_slurm_s_launcher_sends_a_stop_on_to_the_jobs_in_progress(tmp_path):
     assert all(r["status"] == "failed" and r["error"] == "Terminated: SIGTERM" for r in records)
     assert proc.returncode == 143 and "Traceback" not in output, output[-3000:]
     assert "stopped by SIGTERM: the 2 jobs in progress are recorded as failed; run again" in output
-    deadline = time.time() + 60
-    while session_processes(proc.pid) and time.time() < deadline:
-        time.sleep(0.5)
-    assert session_processes(proc.pid) == [], "a process of the sweep outlived it"
+    none_left(proc.pid)
 
 
 def test_a_single_run_whose_folder_cannot_be_made_is_one_line(tmp_path):

@@ -5,7 +5,6 @@ records it and notes its end, and the sweep counts them. Real sweeps, stopped as
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import signal
@@ -19,7 +18,7 @@ import pytest
 from conftest import ROOT, as_a_terminal_s
 from ppo_bench.record.folder import JOB_NOTES
 from ppo_bench.record.results import read_result
-from test_sweep import session_processes
+from test_sweep import kill_session, none_left
 
 pytestmark = pytest.mark.slow
 
@@ -73,14 +72,9 @@ def test_a_stop_reaches_every_job_in_progress_which_records_it(tmp_path, launche
             time.sleep(0.005)
             os.killpg(proc.pid, sig)
         proc.wait(timeout=120)
-        deadline = time.time() + 60
-        while session_processes(proc.pid) and time.time() < deadline:
-            time.sleep(0.2)
-        assert session_processes(proc.pid) == [], "a process of the sweep outlived it"
+        none_left(proc.pid)
     finally:
-        for pid in session_processes(proc.pid):
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
+        kill_session(proc.pid)
     output = log.read_text()
     started = [n["job"] for n in notes(sweep_dir) if not n.get("ended")]
     ended = {n["job"]: n for n in notes(sweep_dir) if n.get("ended")}
