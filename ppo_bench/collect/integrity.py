@@ -12,13 +12,14 @@ table.csv. This section writes no file of its own.
 
 Jobs of the node launcher (hydra/launcher=node) run side by side by design, each on a GPU and
 cores of its own (`placement` in the record): one that overlapped only jobs on other cores and
-GPUs is not contended but `shared_node`, a column of table.csv too. A job set up ahead of its turn
-(setup_batch) ran nothing while it waited, parked (`timing.parked_at` to `unparked_at`): its run is the
-two stretches around that wait; where a collection mixes such jobs with jobs run one after another,
-table.md says so, per group, as for the node. Such a figure is sound, but
+GPUs is not contended but `shared_node`, a column of table.csv too. Such a figure is sound, but
 not the figure of the same job run alone (the jobs share memory bandwidth, caches and the host's
 PCIe), so where a collection's timed jobs mix the two, table.md says so, per group: throughput
 compared across them is not like for like. Learning runs pool their seeds as ever, unflagged.
+
+A job set up ahead of its turn (setup_batch) ran nothing while it waited, parked (`timing.parked_at`
+to `unparked_at`): its run is the two stretches around that wait. Where a collection mixes such jobs
+with jobs run one after another, table.md says so too, per group, as for the node.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ def _run_windows(jobs: pd.DataFrame, records: list[tuple[Path, Record]]) -> pd.D
     """Every job's run on its host: the ok ones and the failed ones (a failed job may have run for
     minutes); not the skipped ones, which built nothing, nor the other mode of a pair over one build
     (`of_job`): its job's run is its own. A job that waited, parked, for its turn (setup_batch) ran
-    nothing meanwhile: its run is the two stretches around that wait (`active_windows`)."""
+    nothing meanwhile: its run is the two stretches around that wait (`_active`)."""
     failed = [{"path": str(p), "host": r.provenance.host, "run_start": w[0], "run_end": w[1], "timing": r.timing,
                "cores": slot_cores(r), "slot_gpu": r.placement and r.placement.gpu}
               for p, r in records if r.status == "failed" for w in [run_window(r.timing)]]
