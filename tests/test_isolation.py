@@ -270,7 +270,8 @@ import textwrap  # noqa: E402
 
 from conftest import ROOT, as_a_terminal_s  # noqa: E402
 
-PRELOAD = """import os, pathlib, time
+PRELOAD = """import os, pathlib, signal, time
+from multiprocessing.context import ForkServerProcess
 pathlib.Path("preloading").touch()
 while not os.path.exists("go"):  # the test says when the server's import ends
     time.sleep(0.01)
@@ -280,6 +281,28 @@ pathlib.Path("preloaded").touch()
 def late():  # a child's work that leaves a mark only if the child lives for a while
     time.sleep(2)
     pathlib.Path("child-ran").touch()
+
+
+before_start = None  # what a test runs in the job's start thread before the start itself
+
+
+class Hooked(ForkServerProcess):
+    def start(self):
+        before_start()
+        super().start()
+
+
+def stopped_server_process(target, *args):
+    # A job's process whose server is stopped (SIGSTOP); its start runs `before_start` first. A
+    # subclass here, not a patched instance: the instance is pickled for the child, which could not
+    # load a function of the script's (it printed a traceback where a server forked it).
+    from ppo_bench.job import forkserver
+
+    ctx = forkserver.context("slow_preload")
+    forkserver.ensure_running()
+    server = forkserver.server_pid()
+    os.kill(server, signal.SIGSTOP)
+    return ctx, server, Hooked(target=target, args=args, daemon=True)
 """
 """A module `slow_preload` for the fork server to import, in the test's folder (its working directory)."""
 
@@ -351,20 +374,14 @@ def test_a_start_that_comes_only_after_the_ctrl_c_s_stop_leaves_no_process(tmp_p
         import procs, slow_preload
         from ppo_bench.job import forkserver
 
-        ctx = forkserver.context("slow_preload")
-        forkserver.ensure_running()
-        server = forkserver.server_pid()
-        os.kill(server, signal.SIGSTOP)
-        proc = ctx.Process(target=slow_preload.late, daemon=True)
-        start = proc.start
+        ctx, server, proc = slow_preload.stopped_server_process(slow_preload.late)
 
         def late_start():  # the Ctrl-C, and the start only once the stop has ended the server
             os.kill(os.getpid(), signal.SIGINT)
             while procs.state(server) not in ("Z", "X", "gone"):
                 time.sleep(0.01)
-            start()
 
-        proc.start = late_start
+        slow_preload.before_start = late_start
         try:
             forkserver.start_child(ctx, proc, timeout=60)
             print("started")
@@ -376,27 +393,53 @@ def test_a_start_that_comes_only_after_the_ctrl_c_s_stop_leaves_no_process(tmp_p
     assert lines == ["raised", "no child"]
 
 
+def test_a_start_that_comes_only_after_the_job_gave_up_on_it_ends_its_child(tmp_path):
+    """Later still: the start thread reaches the start only after the job's wait for it has given up
+    (SERVER_WAIT_S after the stop) and the job has gone on. The child that start forks is a job's
+    that is over, and nothing else will end it: the start thread ends it as its start returns."""
+    (tmp_path / "go").touch()
+    lines = run_script("""
+        import os, signal, threading, time
+        import slow_preload
+        from ppo_bench.job import forkserver
+
+        forkserver.SERVER_WAIT_S = 0.5
+        ctx, server, proc = slow_preload.stopped_server_process(slow_preload.late)
+        gave_up = threading.Event()
+
+        def start_after_the_job_gave_up():
+            os.kill(os.getpid(), signal.SIGINT)
+            gave_up.wait()
+
+        slow_preload.before_start = start_after_the_job_gave_up
+        try:
+            forkserver.start_child(ctx, proc, timeout=60)
+            print("started")
+        except KeyboardInterrupt:
+            print("raised")
+        gave_up.set()
+        time.sleep(4)
+        print("child ran" if os.path.exists("child-ran") else "no child")
+        forkserver.stop_server()
+    """, tmp_path)
+    assert lines == ["raised", "no child"]
+
+
 def test_a_ctrl_c_while_the_job_waits_for_the_server_s_answer_stops_the_server(tmp_path):
     """The server stopped (SIGSTOP), the job waits for the child's pid it will not send; the Ctrl-C
     ends the wait, and the server is stopped so that it answers no job that has stopped."""
     (tmp_path / "go").touch()  # the server imports its preload at once
     lines = run_script("""
         import os, signal, time
-        import procs
+        import procs, slow_preload
         from ppo_bench.job import forkserver
 
-        ctx = forkserver.context("slow_preload")
-        forkserver.ensure_running()
-        server = forkserver.server_pid()
-        os.kill(server, signal.SIGSTOP)
-        proc = ctx.Process(target=time.sleep, args=(0,), daemon=True)
-        start = proc.start
+        ctx, server, proc = slow_preload.stopped_server_process(time.sleep, 0)
 
-        def start_and_ctrl_c():  # in the job's start thread: the Ctrl-C comes as the job waits
+        def ctrl_c():  # in the job's start thread: the Ctrl-C comes as the job waits
             os.kill(os.getpid(), signal.SIGINT)
-            start()
 
-        proc.start = start_and_ctrl_c
+        slow_preload.before_start = ctrl_c
         try:
             forkserver.start_child(ctx, proc, timeout=60)
             print("started")

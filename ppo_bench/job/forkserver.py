@@ -125,11 +125,15 @@ def start_child(ctx: Any, proc: Any, timeout: float) -> bool:
     `is_alive` read False for the start thread still waiting, and the server was left to answer a
     job that had stopped. A start thread that reaches the start only after the stop (on a busy
     machine) finds the server gone, and multiprocessing starts another that forks the child: that
-    child and that server are ended too (the child's unanswered start printed a traceback).
+    child and that server are ended too (the child's unanswered start printed a traceback). Where
+    that start returns only after this wait has given up on it as well, the start thread ends the
+    child itself, as it returns; the server it started then serves the next job.
     """
     ensure_running()
     failed: list[BaseException] = []
     returned = threading.Event()
+    handoff = threading.Lock()  # whether the start returned, or this wait gave up on it first
+    gave_up = False
 
     def start() -> None:
         try:
@@ -137,7 +141,11 @@ def start_child(ctx: Any, proc: Any, timeout: float) -> bool:
         except BaseException as e:  # noqa: B036 - handed to the parent's thread
             failed.append(e)
         finally:
-            returned.set()
+            with handoff:
+                returned.set()
+                late = gave_up
+            if late and not failed:  # a child for a job that is over: no one else will end it
+                proc.kill()
 
     try:
         threading.Thread(target=start, name="ppo_bench-start", daemon=True).start()
@@ -147,7 +155,9 @@ def start_child(ctx: Any, proc: Any, timeout: float) -> bool:
         if not answered:
             stop_server()  # its pipe reads as closed: the start gives up
             returned.wait(SERVER_WAIT_S)
-            if returned.is_set() and not failed:  # the start thread came to the start only after the stop
+            with handoff:
+                gave_up = not returned.is_set()  # the start thread ends what its start forks
+            if not gave_up and not failed:  # the start thread came to the start only after the stop
                 # (a busy machine), found the server gone and started another, which forked the child:
                 # a process for a job that stopped, ended here with the server that answered it
                 proc.kill()
