@@ -292,6 +292,24 @@ class Hooked(ForkServerProcess):
         super().start()
 
 
+def start_with_ctrl_c(ctx, proc, then=lambda: None):
+    # The job's start, a Ctrl-C sent from its start thread just before the start itself, and `then`
+    # after it (what holds the start back); prints whether it started or raised.
+    global before_start
+    from ppo_bench.job import forkserver
+
+    def ctrl_c():
+        os.kill(os.getpid(), signal.SIGINT)
+        then()
+
+    before_start = ctrl_c
+    try:
+        forkserver.start_child(ctx, proc, timeout=60)
+        print("started")
+    except KeyboardInterrupt:
+        print("raised")
+
+
 def stopped_server_process(target, *args):
     # A job's process whose server is stopped (SIGSTOP); its start runs `before_start` first. A
     # subclass here, not a patched instance: the instance is pickled for the child, which could not
@@ -370,23 +388,16 @@ def test_a_start_that_comes_only_after_the_ctrl_c_s_stop_leaves_no_process(tmp_p
     stopped. That child (and that server) are ended: no child's work, no traceback."""
     (tmp_path / "go").touch()
     lines = run_script("""
-        import os, signal, time
+        import os, time
         import procs, slow_preload
-        from ppo_bench.job import forkserver
 
         ctx, server, proc = slow_preload.stopped_server_process(slow_preload.late)
 
-        def late_start():  # the Ctrl-C, and the start only once the stop has ended the server
-            os.kill(os.getpid(), signal.SIGINT)
+        def until_the_server_is_gone():  # the start only once the stop has ended the server
             while procs.state(server) not in ("Z", "X", "gone"):
                 time.sleep(0.01)
 
-        slow_preload.before_start = late_start
-        try:
-            forkserver.start_child(ctx, proc, timeout=60)
-            print("started")
-        except KeyboardInterrupt:
-            print("raised")
+        slow_preload.start_with_ctrl_c(ctx, proc, then=until_the_server_is_gone)
         time.sleep(4)
         print("child ran" if os.path.exists("child-ran") else "no child")
     """, tmp_path)
@@ -399,24 +410,14 @@ def test_a_start_that_comes_only_after_the_job_gave_up_on_it_ends_its_child(tmp_
     that is over, and nothing else will end it: the start thread ends it as its start returns."""
     (tmp_path / "go").touch()
     lines = run_script("""
-        import os, signal, threading, time
+        import os, threading, time
         import slow_preload
         from ppo_bench.job import forkserver
 
         forkserver.SERVER_WAIT_S = 0.5
         ctx, server, proc = slow_preload.stopped_server_process(slow_preload.late)
         gave_up = threading.Event()
-
-        def start_after_the_job_gave_up():
-            os.kill(os.getpid(), signal.SIGINT)
-            gave_up.wait()
-
-        slow_preload.before_start = start_after_the_job_gave_up
-        try:
-            forkserver.start_child(ctx, proc, timeout=60)
-            print("started")
-        except KeyboardInterrupt:
-            print("raised")
+        slow_preload.start_with_ctrl_c(ctx, proc, then=gave_up.wait)  # the start once the job gave up
         gave_up.set()
         deadline = time.monotonic() + 60
         while not proc.pid and time.monotonic() < deadline:  # the late start, however slow the machine
@@ -436,19 +437,9 @@ def test_a_ctrl_c_while_the_job_waits_for_the_server_s_answer_stops_the_server(t
     lines = run_script("""
         import os, signal, time
         import procs, slow_preload
-        from ppo_bench.job import forkserver
 
         ctx, server, proc = slow_preload.stopped_server_process(time.sleep, 0)
-
-        def ctrl_c():  # in the job's start thread: the Ctrl-C comes as the job waits
-            os.kill(os.getpid(), signal.SIGINT)
-
-        slow_preload.before_start = ctrl_c
-        try:
-            forkserver.start_child(ctx, proc, timeout=60)
-            print("started")
-        except KeyboardInterrupt:
-            print("raised")
+        slow_preload.start_with_ctrl_c(ctx, proc)  # the Ctrl-C comes as the job waits
         state = procs.state(server)  # stopped: a zombie, dying, or already reaped
         print("server", state)
         if state != "gone":
