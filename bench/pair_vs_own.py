@@ -1,12 +1,17 @@
-"""Whether a mode timed in turns with another over one build (schedule.interleave=sendrecv in a step
-job) reads as in a job of its own: rounds of the two sweeps from bench/alternate_trees.sh, named
-`own` (mode=step,sendrecv, a job per mode) and `paired` (mode=step schedule.interleave=sendrecv).
+"""Whether a cell reads the same under two ways of running it: the rounds of bench/alternate_trees.sh,
+whose two sweeps are named (by default) `paired` and `own`: a mode timed in turns with another over
+one build (schedule.interleave=sendrecv in a step job) against a job of its own per mode. Other
+names compare other pairs of sweeps, e.g. jobs set up side by side against one after another:
 
-    python bench/pair_vs_own.py OUT       # OUT: alternate_trees.sh's folder (or a .tar.gz of it)
+    python bench/pair_vs_own.py OUT                   # OUT: alternate_trees.sh's folder (or a .tar.gz of it)
+    python bench/pair_vs_own.py OUT batch4 batch1     # the first name's cells over the second's
 
-Per mode and num_envs: each round's mean in the pair over its mean in the job of its own, then
-over the rounds the geometric mean with a t-interval on the log ratios (paired by round), and
-the Welch ratio over all their reps (unpaired); then each sweep's wall seconds from runs.tsv.
+Per mode and num_envs: each round's mean in the first sweep over its mean in the second, then over
+the rounds the geometric mean with a t-interval on the log ratios (paired by round: a sweep's own
+`round` key, where it sweeps one, makes more rounds of one alternation), and the Welch ratio over
+all their reps (unpaired); then, over the rounds, every cell's log ratio averaged, with its
+t-interval (a round's cells share its drift, so the round is the unit); then each sweep's wall
+seconds from runs.tsv.
 """
 
 from __future__ import annotations
@@ -35,28 +40,38 @@ def records(root: Path):
         yield str(p), Record.read(p)
 
 
-def main(root: Path) -> None:
-    reps = defaultdict(dict)  # (mode, n) -> {(tree, round): reps}
+def cell(d: dict) -> str:
+    return f"{d['ratio']:.3f}" + ("" if d["lo"] is None else f" [{d['lo']:.3f}, {d['hi']:.3f}]")
+
+
+def main(root: Path, first: str = "paired", second: str = "own") -> None:
+    reps = defaultdict(dict)  # (mode, n) -> {(tree, (alternation round, the record's round)): reps}
     for name, r in records(root):
-        found = re.search(r"(own|paired)_r(\d+)/", name)
+        found = re.search(rf"({re.escape(first)}|{re.escape(second)})_r(\d+)/", name)
         if not found or r.status != "ok":
             continue
-        reps[(r.mode, r.num_envs)][(found[1], int(found[2]))] = list(r.measured.throughput.reps)
-    print("| mode | num_envs | rounds | own mean | paired mean | paired/own by round | paired/own, rounds paired "
-          "| paired/own, Welch over reps |")
+        reps[(r.mode, r.num_envs)][(found[1], (int(found[2]), r.round or 0))] = list(r.measured.throughput.reps)
+    print(f"| mode | num_envs | rounds | {second} mean | {first} mean | {first}/{second} by round "
+          f"| {first}/{second}, rounds paired | {first}/{second}, Welch over reps |")
     print("|---|---|---|---|---|---|---|---|")
+    by_round = defaultdict(list)  # round -> every cell's ratio in it
     for (mode, n), by in sorted(reps.items(), key=lambda kv: (kv[0][1], kv[0][0])):
-        rounds = sorted({r for (_, r) in by if ("own", r) in by and ("paired", r) in by})
+        rounds = sorted({r for (_, r) in by if (first, r) in by and (second, r) in by})
         if not rounds:
             continue
-        ratios = [np.mean(by["paired", r]) / np.mean(by["own", r]) for r in rounds]
+        ratios = [np.mean(by[first, r]) / np.mean(by[second, r]) for r in rounds]
+        for r, x in zip(rounds, ratios):
+            by_round[r].append(x)
         p = stats.paired_ratio_interval(ratios)
-        own = [x for r in rounds for x in by["own", r]]
-        pair = [x for r in rounds for x in by["paired", r]]
-        w = stats.ratio_interval(pair, own)
-        cell = lambda d: f"{d['ratio']:.3f}" + ("" if d["lo"] is None else f" [{d['lo']:.3f}, {d['hi']:.3f}]")  # noqa: E731
-        print(f"| {mode} | {n} | {len(rounds)} | {np.mean(own):.0f} | {np.mean(pair):.0f} | "
+        a = [x for r in rounds for x in by[second, r]]
+        b = [x for r in rounds for x in by[first, r]]
+        w = stats.ratio_interval(b, a)
+        print(f"| {mode} | {n} | {len(rounds)} | {np.mean(a):.0f} | {np.mean(b):.0f} | "
               f"{', '.join(f'{x:.3f}' for x in ratios)} | {cell(p)} | {cell(w)} |")
+    if by_round:
+        pooled = stats.paired_ratio_interval([float(np.exp(np.mean(np.log(xs)))) for xs in by_round.values()])
+        print(f"\nEvery cell, {first}/{second}, each round's geometric mean over its cells, "
+              f"{len(by_round)} rounds: {cell(pooled)}")
     tsv = root / "runs.tsv"
     if root.is_dir() and tsv.exists():
         print("\n| sweep | round | exit | wall s |\n|---|---|---|---|")
@@ -66,4 +81,4 @@ def main(root: Path) -> None:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]))
+    main(Path(sys.argv[1]), *sys.argv[2:4])
