@@ -251,6 +251,7 @@ BAD_VALUES = [
     (["env.upload=zero_copy"], "env.upload=zero_copy: must be one of pinned, pageable"),
     (["seed=-1"], "seed=-1: must be >= 0"),
     (["round=-1"], "round=-1: must be >= 0"),
+    (["setup_batch=-1"], "setup_batch=-1: must be >= 0"),
 ]
 
 

@@ -19,6 +19,7 @@ from conftest import ROOT, TINY, fault_env, merge_overrides
 from test_collect import T0, write
 
 from ppo_bench.collect import collect
+from ppo_bench.job import prepared
 
 SMALL = [o for o in TINY if o != "collect=false"] + ["schedule.bench_steps=16", "schedule.reps=3"]
 
@@ -77,6 +78,12 @@ def test_jobs_set_up_side_by_side_are_timed_alone_each_with_its_record(tmp_path)
     assert "| parked |" in (tmp_path / "summary" / "table.md").read_text()
     log = "".join(p.read_text() for p in tmp_path.glob("*/*.log"))
     assert log.count("set up ahead of its turn (setup_batch)") == 4  # each job's line in its own log
+
+
+@pytest.mark.parametrize("asked, cpus, batch", [(0, 1, 1), (0, 2, 1), (0, 7, 1), (0, 8, 2), (0, 15, 3), (0, 16, 4),
+                                                 (0, 128, 4), (1, 128, 1), (3, 2, 3), (6, 16, 6)])
+def test_setup_batch_0_sets_up_one_job_per_4_cpus_at_most_4_and_a_number_is_taken_as_given(asked, cpus, batch):
+    assert prepared.batch_size(asked, cpus) == batch
 
 
 @pytest.mark.slow

@@ -127,7 +127,8 @@ class Config:
     setup_batch: int = 1
     """Under the basic launcher, how many consecutive jobs of a sweep start together: each builds and
     compiles beside the others, then waits, parked, for its turn; the timed repetitions still run one
-    job at a time (job.prepared); >= 1. Not part of a result's identity."""
+    job at a time (job.prepared); >= 0, where 0 fits it to the machine's CPUs (prepared.batch_size).
+    Not part of a result's identity."""
     plugins: List[str] = dataclasses.field(default_factory=list)
     """Plugins to load in every process of the job (config.plugins): module names or .py paths that
     register algorithms, backends, networks, runtimes or modes; beside the installed packages' entry
@@ -208,7 +209,7 @@ def validate(cfg: Any, machine: Callable[[], tuple[Optional[int], int]] = memory
     at_least("seed", cfg.seed, 0)
     at_least("round", cfg.round, 0)
     positive("stall_timeout_s", cfg.stall_timeout_s)
-    at_least("setup_batch", cfg.get("setup_batch", 1), 1)
+    at_least("setup_batch", cfg.get("setup_batch", 1), 0)
     _check_machine(cfg, backend, runtime, mode, machine)
     # Relations last: a NotApplicable then means every value on its own was right.
     relations(cfg)

@@ -46,6 +46,23 @@ class Prepared:
 _PREPARED: dict[Path, Prepared] = {}
 """This process's children started ahead, by their job's folder."""
 
+CPUS_PER_SET_UP = 4
+"""`setup_batch=0` sets up one job per this many CPUs at once, at most AUTO_MOST and at least one: a
+job's set-up keeps several threads busy (its emulators' build, the compile). On an H100's 16 CPUs
+four at a time took 0.62-0.72x the main job's wall time; on 2 CPUs four took as long as one after
+another (31.3 s against 31.0-31.2 s, 2026-12-07) and their set-up lifted the 1-minute load above
+the CPU count into the next measurement, which was then marked overloaded."""
+AUTO_MOST = 4
+
+
+def batch_size(setup_batch: int, cpus: int) -> int:
+    """How many consecutive jobs of a sweep set up together: `setup_batch` as given where it is 1 or
+    more; where it is 0 (`+preset=quick`'s), one per CPUS_PER_SET_UP of the `cpus` this process may
+    use, at most AUTO_MOST, at least 1."""
+    if setup_batch >= 1:
+        return setup_batch
+    return max(1, min(AUTO_MOST, cpus // CPUS_PER_SET_UP))
+
 
 def add(folder: Path, ahead: Prepared) -> None:
     """Keep a job's child started ahead (`parent.prepare`) for the job of this folder."""

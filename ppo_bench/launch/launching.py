@@ -232,7 +232,11 @@ def in_turn(launcher: Any, job_overrides: Sequence[Sequence[str]], initial_job_i
     configure_log(config.hydra.hydra_logging, config.hydra.verbose)
     Path(str(config.hydra.sweep.dir)).mkdir(parents=True, exist_ok=True)
     log.info("Launching %d jobs locally", len(job_overrides))
-    batch = max(int(config.get("setup_batch") or 1), 1)  # a wrong value is each job's check's to refuse
+    asked, cpus = config.get("setup_batch"), len(os.sched_getaffinity(0))
+    asked = 1 if asked is None else max(int(asked), 0)  # a wrong value is each job's check's to refuse
+    batch = prepared.batch_size(asked, cpus)
+    if asked == 0:
+        log.info("setup_batch=0: %d job%s set up at a time on %d CPUs", batch, "s" * (batch > 1), cpus)
     runs = []
     try:
         for pos, overrides in enumerate(job_overrides):
