@@ -17,6 +17,7 @@ import pandas as pd
 import pytest
 
 from conftest import ROOT, as_a_terminal_s, compose_config, fault_env
+from ppo_bench.job import prepared
 from ppo_bench.record.results import read_result
 
 pytestmark = pytest.mark.slow
@@ -51,6 +52,17 @@ def test_quick_preset_sweeps_its_grid_and_is_collected(tmp_path):
     # mode varies fastest: step and sendrecv of one num_envs run back to back
     order = sorted(got, key=lambda k: got[k]["job"]["num"])
     assert order == [(1, "step"), (1, "sendrecv"), (8, "step"), (8, "sendrecv")]
+    # the preset sets its jobs up side by side as this machine's CPUs allow (setup_batch: 0), timed one at a time
+    cpus = len(os.sched_getaffinity(0))
+    batch = prepared.batch_size(0, cpus)
+    assert f"setup_batch=0: {batch} job{'s' * (batch > 1)} set up at a time on {cpus} CPUs" in out.stdout + out.stderr
+    timing = [got[k]["timing"] for k in order]
+    assert all(a["measure_finished_at"] <= b["measure_started_at"] for a, b in zip(timing, timing[1:]))
+    if batch > 1:  # the first batch's jobs all parked before the first of them was timed
+        assert all(t.get("parked_at") and t.get("unparked_at") for t in timing[:batch]), timing
+        assert max(t["parked_at"] for t in timing[:batch]) < timing[0]["measure_started_at"]
+    else:
+        assert not any(t.get("parked_at") for t in timing), timing
     # collected by itself at the end of the sweep ...
     auto = tmp_path / "summary"
     assert {p.name for p in auto.iterdir()} >= {"table.csv", "table.md", "chart.json", "chart.js", "throughput.png"}

@@ -126,8 +126,9 @@ def _shared_node(jobs: pd.DataFrame) -> list[str]:
 
 def _set_up_ahead(jobs: pd.DataFrame) -> list[str]:
     """Per group, how many timed jobs waited, set up, for their turn beside others (setup_batch: their
-    `timing.parked_at`), where the collection has both kinds; else nothing. Such a job is timed alone, but
-    batches of mixed num_envs read 0.86-0.96x their unbatched runs on an H100 on 2026-12-07 (docs/measuring.md)."""
+    `timing.parked_at`), where the collection has both kinds; else nothing. Such a job is timed alone, and
+    over 16 paired rounds on two H100 starts its cells read as unbatched ones (pooled 1.009 [0.973, 1.046]),
+    but one start's cells read 0.86-0.96x and another's 1-env cells 1.06-1.11x (docs/measuring.md)."""
     return _mixed(jobs, jobs["timing"].map(lambda t: t is not None and t.parked_at is not None),
                   "were set up ahead (setup_batch)")
 
@@ -246,8 +247,9 @@ def markdown(c: Collection) -> list[str]:
          "side by side, a baseline) is not like for like; table.csv marks the rows shared_node",
          bounded(c.shared_node)),
         ("Set up ahead and one after another, compared: some jobs waited, set up, for their turn beside other "
-         "jobs (setup_batch), the others ran one after another; their readings are not yet shown to be alike "
-         "(docs/measuring.md), so throughput compared across the two is not like for like", bounded(c.set_up_ahead)),
+         "jobs (setup_batch), the others ran one after another; their readings agree within about 5% over "
+         "paired rounds but have differed by up to a tenth on one machine start (docs/measuring.md), so "
+         "throughput compared across the two is not like for like", bounded(c.set_up_ahead)),
         ("Machine overloaded while measuring (1-minute load above the CPU count: these figures are slowed "
          "and ratios between them unreliable; table.csv marks the rows overloaded)", bounded(c.overloaded)),
         ("Machine-state warnings", bounded(c.machine_warnings)),

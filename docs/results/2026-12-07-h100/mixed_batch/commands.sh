@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# 2026-12-07, second start, one call: BUDGET=560 timeout 590 bash commands.sh
 # Device run: set-up, the mixed-batch experiment (main job's cells, setup_batch 4 vs 1, ABBA), quick rounds.
 T0=$(date +%s)
 left() { echo $(( ${BUDGET:-560} - ($(date +%s) - T0) )); }

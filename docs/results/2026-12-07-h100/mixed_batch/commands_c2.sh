@@ -1,0 +1,4 @@
+# 2026-12-07, third start, call 2 (the machine still warm from commands_c1.sh): commands.sh's experiment, 4 alternations
+MIXED_ROUNDS=4 BUDGET=330 timeout 350 bash commands.sh
+# call 3, the same start: the last batched sweep, which call 2's budget had skipped
+export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1; unset PYTHONDONTWRITEBYTECODE; QK="schedule.reps=5 schedule.precision=0.1 schedule.max_reps=20 schedule.max_measure_s=30 schedule.bench_steps=100 schedule.warmup=16 agent.num_steps=64"; t0=$(date +%s.%N); timeout 60 python3 run.py -m round=0,1 env.num_envs=1,8 mode=step,sendrecv $QK setup_batch=4 hydra.sweep.dir=/tmp/mixed/b4_r3 > /tmp/mixed/mixed.b4_r3.log 2>&1; echo "b4 r3 rc=$? wall=$(awk "BEGIN{print $(date +%s.%N)-$t0}")" | tee -a /tmp/mixed/mixed.walls; tar czf $OUT/mixed.tar.gz -C /tmp mixed
