@@ -49,9 +49,9 @@ _PREPARED: dict[Path, Prepared] = {}
 CPUS_PER_SET_UP = 4
 """`setup_batch=0` sets up one job per this many CPUs at once, at most AUTO_MOST and at least one: a
 job's set-up keeps several threads busy (its emulators' build, the compile). On an H100's 16 CPUs
-four at a time took 0.62-0.72x the main job's wall time; on 2 CPUs four took as long as one after
-another (31.3 s against 31.0-31.2 s, 2026-12-07) and their set-up lifted the 1-minute load above
-the CPU count into the next measurement, which was then marked overloaded."""
+four at a time took 0.62-0.72x the main job's wall time; on 2 CPUs four took no less than one after
+another (35.9 and 31.3 s against 31.0 and 31.2 s, 2026-12-07) and their set-up lifted the 1-minute
+load above the CPU count into a later job's measurement, which was then marked overloaded."""
 AUTO_MOST = 4
 
 
