@@ -233,7 +233,7 @@ def in_turn(launcher: Any, job_overrides: Sequence[Sequence[str]], initial_job_i
     Path(str(config.hydra.sweep.dir)).mkdir(parents=True, exist_ok=True)
     log.info("Launching %d jobs locally", len(job_overrides))
     asked, cpus = config.get("setup_batch"), len(os.sched_getaffinity(0))
-    asked = 1 if asked is None else max(int(asked), 0)  # a wrong value is each job's check's to refuse
+    asked = 1 if asked is None or asked < 0 else int(asked)  # a wrong value is each job's check's to refuse
     batch = prepared.batch_size(asked, cpus)
     if asked == 0:
         log.info("setup_batch=0: %d job%s set up at a time on %d CPUs", batch, "s" * (batch > 1), cpus)
