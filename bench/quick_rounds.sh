@@ -5,10 +5,9 @@
 # reference's own schedule (+preset=quick_reference), the order reversed every other
 # round. walls.txt: variant, round, exit status, seconds; a .tar.gz per sweep (its
 # folder names hold '=') and a .log per run. VARIANTS picks and orders them (quick_paired:
-# the main job with step and sendrecv in turns over one build per num_envs; quick_short: its
-# step half with schedule.bench_steps=100 on the command line, the preset's own value since
-# 2026-12-06: the same as quick_step now, which timed reps of 200 loop steps before;
-# quick_step_batch and quick_batch: the step half and the whole main job with their jobs
+# the main job with step and sendrecv in turns over one build per num_envs; quick_100: its
+# step half with schedule.bench_steps=100, the preset's value from 2026-12-06 until its reps
+# became one whole 64-step rollout each; quick_step_batch and quick_batch: the step half and the whole main job with their jobs
 # set up side by side, setup_batch=2 and 4).
 #
 #   bench/quick_rounds.sh OUT REFERENCE_SCRIPT [ROUNDS]
@@ -24,7 +23,7 @@ declare -A cmd=(
     [quick]="python3 run.py -m +preset=quick"
     [quick_reference]="python3 run.py -m +preset=quick_reference"
     [quick_paired]="python3 run.py -m +preset=quick mode=step schedule.interleave=sendrecv"
-    [quick_short]="python3 run.py -m +preset=quick mode=step schedule.bench_steps=100"
+    [quick_100]="python3 run.py -m +preset=quick mode=step schedule.bench_steps=100"
     [quick_step_batch]="python3 run.py -m +preset=quick mode=step setup_batch=2"
     [quick_batch]="python3 run.py -m +preset=quick setup_batch=4"
 )

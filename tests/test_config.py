@@ -316,6 +316,34 @@ def test_meaningless_but_legal_settings_warn():
     assert "schedule.reps=1" in notes[1]
 
 
+@pytest.mark.parametrize("preset", ["quick", "grid", "full", "quick_reference", "paired"])
+def test_presets_time_a_training_loops_share_of_updates(preset):
+    """Every preset's repetition holds at least 0.8 of the updates a training loop makes in as many
+    steps (the reference's 1000 steps of 128-step rollouts hold 7 of 7.81): none warns."""
+    assert not [n for n in warnings_for(compose_config(f"+preset={preset}", tiny=False)) if "reads faster" in n]
+
+
+@pytest.mark.parametrize("bench_steps, num_steps, algo, warned", [
+    (100, 64, "reference", True),     # 1 update where the loop makes 1.56
+    (200, 128, "reference", True),
+    (128, 128, "reference", False),   # one whole rollout
+    (256, 128, "reference", False),
+    (1000, 128, "reference", False),  # 7 of 7.81
+    (200, 64, "reference", False),    # 3 of 3.12
+    (200, 128, "ppo", False),         # ppo updates when its rollouts fill, whatever the repetition
+])
+def test_a_repetition_short_of_the_loops_updates_warns(bench_steps, num_steps, algo, warned):
+    notes = warnings_for(compose_config(f"schedule.bench_steps={bench_steps}", f"agent.num_steps={num_steps}",
+                                        f"agent.algo={algo}", "agent.num_minibatches=4"))
+    said = [n for n in notes if "reads faster than the loop trains" in n]
+    assert bool(said) == warned
+    if warned:
+        assert said == [f"schedule.bench_steps={bench_steps} with agent.num_steps={num_steps}: a timed repetition "
+                        f"holds 1 update(s), counted from its start as the reference does, where a training loop "
+                        f"makes {bench_steps / num_steps:.2f} in {bench_steps} loop steps, so it reads faster than "
+                        f"the loop trains; a multiple of {num_steps} times whole rollouts"]
+
+
 FINITE = [  # (key, what is allowed): every float key; inf, -inf and nan are refused by name
     ("agent.learning_rate", "> 0"), ("agent.gamma", "in (0, 1]"), ("agent.gae_lambda", "in [0, 1]"),
     ("agent.clip_coef", "> 0"), ("agent.vf_coef", ">= 0"), ("agent.ent_coef", ">= 0"),

@@ -346,6 +346,14 @@ def _torch() -> Any:
     return torch
 
 
+SHORT_OF_LOOP = 0.8
+"""A repetition whose updates (counted from its start) are fewer than this share of a training
+loop's in as many loop steps gets a warning: 200 loop steps of 128-step rollouts hold 1 update
+for the loop's 1.56 (0.64), and an update of the reference's took as long as 12-39 loop steps at
+64-1 envs in the H200's profiled jobs of 2026-11-30 (docs/measuring.md, "Whole rollouts"). The
+reference's own 1000 steps hold 7 for 7.81 (0.90): no warning on its schedule."""
+
+
 def warnings_for(cfg: Any) -> list[str]:
     """Legal settings that make the figure less meaningful; stored in the result."""
     notes = []
@@ -361,10 +369,17 @@ def warnings_for(cfg: Any) -> list[str]:
                      f"stall_timeout_s={timeout:g}, which stops a set-up that takes longer; raise stall_timeout_s")
     if cfg.schedule.total_env_steps is not None:
         return notes  # one learning run: no repetitions, no bench_steps
-    every = algo_config(cfg.agent).update_every()
-    if MODES[cfg.mode.name].agent and every is not None and cfg.schedule.bench_steps < every[1]:
-        notes.append(f"schedule.bench_steps={cfg.schedule.bench_steps} < agent.{every[0]}={every[1]}: "
+    algo, steps = algo_config(cfg.agent), cfg.schedule.bench_steps
+    every, held = algo.update_every(), algo.rep_updates(steps)
+    if MODES[cfg.mode.name].agent and every is not None and steps < every[1]:
+        notes.append(f"schedule.bench_steps={steps} < agent.{every[0]}={every[1]}: "
                      "no update falls inside the timed steps")
+    elif MODES[cfg.mode.name].agent and every is not None and held is not None \
+            and held * every[1] < SHORT_OF_LOOP * steps:
+        notes.append(f"schedule.bench_steps={steps} with agent.{every[0]}={every[1]}: a timed repetition holds "
+                     f"{held} update(s), counted from its start as the reference does, where a training loop "
+                     f"makes {steps / every[1]:.2f} in {steps} loop steps, so it reads faster than the loop trains; "
+                     f"a multiple of {every[1]} times whole rollouts")
     if cfg.schedule.reps == 1:
         notes.append("schedule.reps=1: this job alone gives no interval (pool rounds in the collector)")
     if cfg.schedule.warmup < 3 and RUNTIMES[cfg.agent.runtime].builds_in_warmup:

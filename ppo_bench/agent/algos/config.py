@@ -42,6 +42,13 @@ class AlgoConfig:
         no fixed number."""
         return None
 
+    def rep_updates(self, bench_steps: int) -> Optional[int]:
+        """The updates a timed repetition of `bench_steps` loop steps holds, where the algorithm
+        counts its updates from each repetition's start (the reference does); None where they fall
+        as a training loop's do, whatever the repetition (a warning says when a repetition holds
+        far fewer than a training loop makes in as many steps)."""
+        return None
+
     def updates_in(self, total_env_steps: int, num_envs: int) -> Optional[int]:
         """Updates in a learning run of `total_env_steps` (what an annealed step size falls over)."""
         every = self.update_every()
