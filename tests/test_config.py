@@ -49,11 +49,11 @@ def test_every_group_option_composes(path):
 def test_every_preset_composes(path):
     cfg = compose_config(f"+preset={path.stem}", tiny=False)
     expected = {
-        "quick": ((5, 100, 16, 64), {"env.num_envs": "1,8", "mode": "step,sendrecv"}),
+        "quick": ((5, 64, 16, 64), {"env.num_envs": "1,8", "mode": "step,sendrecv"}),
         "quick_reference": ((2, 200, 16, 64), {"env.num_envs": "1,8", "mode": "step,sendrecv"}),
         "paired": ((1, 1000, 64, 128), {"round": "0,1,2,3,4"}),
         "full": ((5, 1000, 64, 128), {"env.num_envs": "1,2,4,8,16,32,64,128,256", "mode": "step,sendrecv"}),
-        "grid": ((5, 200, 64, 128), {"env.num_envs": "1,2,4,8,16,32,64,128,256", "mode": "step,sendrecv"}),
+        "grid": ((5, 128, 64, 128), {"env.num_envs": "1,2,4,8,16,32,64,128,256", "mode": "step,sendrecv"}),
         "limits": ((1, 1000, 64, 128), {"round": "0,1,2", "env.num_envs": "1,8,64,256", "mode.groups": "1,2",
                                          "mode": "step,async,env_only,agent_only"}),
     }[path.stem]
@@ -205,7 +205,7 @@ def test_a_learning_run_without_emulators_or_agent_does_not_apply(mode):
 
 def test_command_line_beats_the_preset():
     cfg = compose_config("+preset=quick", "schedule.reps=7", tiny=False)
-    assert cfg.schedule.reps == 7 and cfg.schedule.bench_steps == 100
+    assert cfg.schedule.reps == 7 and cfg.schedule.bench_steps == 64
 
 
 def test_slurm_launcher_config_composes():
