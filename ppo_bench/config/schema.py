@@ -349,9 +349,10 @@ def _torch() -> Any:
 SHORT_OF_LOOP = 0.8
 """A repetition whose updates (counted from its start) are fewer than this share of a training
 loop's in as many loop steps gets a warning: 200 loop steps of 128-step rollouts hold 1 update
-for the loop's 1.56 (0.64), and an update of the reference's took as long as 12-39 loop steps at
-64-1 envs in the H200's profiled jobs of 2026-11-30 (docs/measuring.md, "Whole rollouts"). The
-reference's own 1000 steps hold 7 for 7.81 (0.90): no warning on its schedule."""
+for the loop's 1.56 (0.64), and an update of the reference's took as long as 11-48 loop steps at
+64-1 envs in an H100's profiled jobs (2026-12-07; 12-39 on the H200, 2026-11-30), so such reps
+read 1.03-1.18x the loop's pace (docs/measuring.md, "Whole rollouts"). The reference's own 1000
+steps hold 7 for 7.81 (0.90): no warning on its schedule."""
 
 
 def warnings_for(cfg: Any) -> list[str]:
