@@ -48,7 +48,8 @@ def main() -> None:
     p.add_argument("--rounds", type=int, default=2,
                    help="rounds of A B .. B A per count (2 or more for the paired interval)")
     p.add_argument("--reps", type=int, default=5)
-    p.add_argument("--bench-steps", type=int, default=500)
+    p.add_argument("--bench-steps", type=int, default=512,
+                   help="loop steps a repetition, both sides (whole 128-step rollouts: docs/measuring.md)")
     p.add_argument("--warmup", type=int, default=64)
     p.add_argument("--out", type=Path, required=True)
     p.add_argument("--uploads", nargs="+", choices=UPLOADS, default=["pinned"],
