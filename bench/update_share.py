@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import json
 import sys
-import tarfile
 from pathlib import Path
+
+from ppo_bench.collect.sources import walk
 
 SCHEDULES = {64: [(64, 1), (100, 1), (200, 3)], 128: [(128, 1), (200, 1), (1000, 7)]}
 """num_steps: the (loop steps, updates) of the reps to read against the loop: the presets' whole
@@ -31,15 +32,10 @@ rollouts) and full schedule (1000 of 128)."""
 
 
 def records(path: str):
-    """The records in a sweep archive, or under a folder."""
-    if Path(path).is_dir():
-        for found in sorted(Path(path).rglob("result.json")):
-            yield json.loads(found.read_text())
-        return
-    with tarfile.open(path) as tar:
-        for member in sorted(tar.getmembers(), key=lambda m: m.name):
-            if member.name.endswith("/result.json"):
-                yield json.load(tar.extractfile(member))
+    """The records in a sweep archive or under a folder, found as the collector finds them."""
+    found = walk([Path(path)])
+    for result in sorted(found.results):
+        yield json.loads(found.read_bytes(result))
 
 
 def rows(path: str):

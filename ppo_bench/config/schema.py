@@ -372,15 +372,15 @@ def warnings_for(cfg: Any) -> list[str]:
         return notes  # one learning run: no repetitions, no bench_steps
     algo, steps = algo_config(cfg.agent), cfg.schedule.bench_steps
     every, held = algo.update_every(), algo.rep_updates(steps)
-    if MODES[cfg.mode.name].agent and every is not None and steps < every[1]:
-        notes.append(f"schedule.bench_steps={steps} < agent.{every[0]}={every[1]}: "
-                     "no update falls inside the timed steps")
-    elif MODES[cfg.mode.name].agent and every is not None and held is not None \
-            and held * every[1] < SHORT_OF_LOOP * steps:
-        notes.append(f"schedule.bench_steps={steps} with agent.{every[0]}={every[1]}: a timed repetition holds "
-                     f"{held} update(s), counted from its start as the reference does, where a training loop "
-                     f"makes {steps / every[1]:.2f} in {steps} loop steps, so it reads faster than the loop trains; "
-                     f"a multiple of {every[1]} times whole rollouts")
+    if MODES[cfg.mode.name].agent and every is not None:
+        if steps < every[1]:
+            notes.append(f"schedule.bench_steps={steps} < agent.{every[0]}={every[1]}: "
+                         "no update falls inside the timed steps")
+        elif held is not None and held * every[1] < SHORT_OF_LOOP * steps:
+            notes.append(f"schedule.bench_steps={steps} with agent.{every[0]}={every[1]}: a timed repetition "
+                         f"holds {held} update(s), counted from its start as the reference does, where a training "
+                         f"loop makes {steps / every[1]:.2f} in {steps} loop steps, so it reads faster than the "
+                         f"loop trains; a multiple of {every[1]} times whole rollouts")
     if cfg.schedule.reps == 1:
         notes.append("schedule.reps=1: this job alone gives no interval (pool rounds in the collector)")
     if cfg.schedule.warmup < 3 and RUNTIMES[cfg.agent.runtime].builds_in_warmup:
