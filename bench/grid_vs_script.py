@@ -20,7 +20,6 @@ import re
 import statistics
 import sys
 import tarfile
-from collections import defaultdict
 from pathlib import Path
 
 from ppo_bench.record import stats
