@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One command run in two checkouts of the project, alternately, so the machine's drift
+# One command run in two checkouts of the project (or more), alternately, so the machine's drift
 # falls on both alike (what "paired" means for a before/after comparison of two trees).
 #
 #   bench/alternate_trees.sh OUT ROUNDS NAME_A=DIR_A NAME_B=DIR_B [NAME_C=DIR_C ...] 'COMMAND'
@@ -7,7 +7,7 @@
 # Round r runs the trees in the order named when r is even and in the reverse order when it
 # is odd (A B, B A, A B, ...; with three, A B C, C B A, ...), so each pair's order alternates.
 # COMMAND runs under bash in the tree's folder, with PYTHONPATH led by that folder, and
-# sees ROUND (0 .. ROUNDS-1), TREE (its NAME) and RUN_OUT (OUT/NAME_r<round>, made for it).
+# sees ROUND (from ROUND0, by default 0, to ROUND0 + ROUNDS - 1), TREE (its NAME) and RUN_OUT (OUT/NAME_r<round>, made for it).
 # ROUND0=K in the environment numbers the rounds from K (its parity still sets the order), so a
 # later call can go on where an earlier one stopped, in the same OUT.
 # Each run's output goes to OUT/NAME_r<round>.log, and a line to OUT/runs.tsv: tree,
