@@ -29,7 +29,7 @@ _clock = itertools.count()
 
 def record(mode="step", n=8, reps=(100.0,), *, groups=1, round=0, frameskip=5, seed=0,
            sched_reps=3, host="h1", start=None, setup_s=2, load=0.5, load_after=None, mhz=2400.0, cpus=2, status="ok",
-           error=None, env_extra=None, agent=None, sched_extra=None, phases=None) -> dict:
+           error=None, env_extra=None, agent=None, sched_extra=None, phases=None, steal=None) -> dict:
     """A minimal record as runner.run writes it; each gets its own 10 s window unless `start` is given.
 
     The job starts `setup_s` before its 5 s measurement and ends with it.
@@ -56,6 +56,9 @@ def record(mode="step", n=8, reps=(100.0,), *, groups=1, round=0, frameskip=5, s
         rec["timing"].update(measure_started_at=start.isoformat(), measure_finished_at=end.isoformat())
         after = load if load_after is None else load_after
         rec["machine"] = {"before": {"load_1m": load, "cpu_mhz": mhz}, "after": {"load_1m": after, "cpu_mhz": mhz}}
+        if steal is not None:  # the scheduling part's reading (provenance.SchedClock), the rest of it as a job's
+            rec["machine"]["scheduling"] = {"wall_s": 5.0, "threads": 3, "cpu_s": 4.0, "waited_s": 0.0,
+                                            "loop_cpu_s": 3.0, "loop_waited_s": 0.0, "steal_share": steal}
         rec["phases"] = None if phases is None else {"loop_steps": 1000, "wall_s": 1.0, "ms_per_loop_step": phases}
     return rec
 
@@ -280,6 +283,28 @@ def test_load_above_the_cpu_count_is_one_warning_per_group(tmp_path, capsys):
     assert flags == {("env.frameskip=4", "step", 8): False, ("env.frameskip=5", "step", 1): True,
                      ("env.frameskip=5", "step", 8): True, ("env.frameskip=5", "sendrecv", 1): False}
     assert "**Machine overloaded while measuring" in capsys.readouterr().out
+
+
+def test_steal_above_its_share_marks_the_cell_stolen_and_is_one_line_per_group(tmp_path, capsys):
+    write(tmp_path, "s1", mode="step", n=1, reps=[100.0, 101.0], steal=0.136)
+    write(tmp_path, "r1", mode="sendrecv", n=1, reps=[900.0, 901.0], steal=0.01)  # at the share: not above
+    write(tmp_path, "s8", mode="step", n=8, reps=[100.0, 101.0])  # not read (a record before the reading)
+    write(tmp_path, "r8", mode="sendrecv", n=8, reps=[100.0, 101.0], steal=0.0)
+    write(tmp_path, "other", mode="step", n=8, reps=[100.0, 101.0], frameskip=4, steal=0.018)
+    c = collect([tmp_path], plot=False)
+    assert c.stolen == ["env.frameskip=4: 1 of 1 jobs, steal up to 1.8% of the CPUs' time: step n=8",
+                        "env.frameskip=5: 1 of 4 jobs, steal up to 13.6% of the CPUs' time: step n=1"]
+    flags = {(r.group, r.mode, r.num_envs): r.stolen for r in c.table.itertuples()}
+    assert flags == {("env.frameskip=4", "step", 8): True, ("env.frameskip=5", "step", 1): True,
+                     ("env.frameskip=5", "step", 8): False, ("env.frameskip=5", "sendrecv", 1): False,
+                     ("env.frameskip=5", "sendrecv", 8): False}
+    assert c.overloaded == []  # a busy host is not a busy guest: the load inside says nothing of it
+    out = capsys.readouterr().out
+    assert "**CPU time stolen while measuring (the hypervisor took over 1% of the CPUs' time" in out
+    cells = [line for line in c.markdown.splitlines() if line.startswith("| 1 |")]
+    assert cells and cells[0].split("|")[2].strip().endswith("] (stolen)"), cells
+    assert "(stolen) = the hypervisor took over 1% of the CPUs' time while it measured (steal)" in c.markdown
+    assert pd.read_csv(tmp_path / "summary" / "table.csv")["stolen"].sum() == 2
 
 
 def test_load_warnings_stay_bounded(tmp_path):

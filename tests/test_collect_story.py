@@ -154,6 +154,8 @@ def test_the_job_log_line_marks_its_figure_as_the_tables_do():
     assert line.endswith(f"] (noisy, overloaded) {UNIT} over 3 reps"), line
     calm = summarise_record(_job_record([100.0, 101.0, 99.0], load=0.5, cpus=2))
     assert calm.endswith(f"] {UNIT} over 3 reps"), calm
+    stolen = summarise_record(_job_record([100.0, 101.0, 99.0], load=0.5, cpus=2, steal=0.05))
+    assert stolen.endswith(f"] (stolen) {UNIT} over 3 reps"), stolen
 
 
 def _headline_rows(page: str) -> dict[int, dict]:

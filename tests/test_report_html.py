@@ -175,7 +175,7 @@ def test_page_in_chromium(browser, summaries, name):
         reps.setdefault(key, []).append(y)
         assert key[2] * 0.85 < x < key[2] * 1.15
     assert {k: sorted(v) for k, v in reps.items()} == {k: sorted(json.loads(r["reps"])) for k, r in rows.items()}
-    flagged = {k for k, r in rows.items() if any(r.get(f) is True for f in ("contended", "overloaded", "shared_node"))}
+    flagged = {k for k, r in rows.items() if any(r.get(f) is True for f in ("contended", "overloaded", "stolen", "shared_node"))}
     assert {k for k, *_ in drawn_points(thr, "flag")} == flagged  # ringed
     if name == "learn_run3":
         assert flagged

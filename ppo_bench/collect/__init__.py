@@ -41,7 +41,8 @@ the files lie:
   timed jobs that shared the node and jobs that ran alone are collected
   together, table.md says that throughput compared across them is not like
   for like (learning runs pool their seeds as ever). Jobs measured while the
-  1-minute load exceeded the CPU count are marked overloaded.
+  1-minute load exceeded the CPU count are marked overloaded, and those measured
+  while the hypervisor took over 1% of the CPUs' time, stolen.
 - Nothing is dropped silently: failed jobs, skipped ones (a combination that
   does not apply, never a failure; also one an older runner recorded as failed,
   record.checks.not_applicable), unusable files (a file with a number that
@@ -109,7 +110,7 @@ table.md describes itself: it opens with what was measured (game, network, runti
 device and CPU models, torch and ale-py versions, commit, every command that ran into each sweep
 folder; also each chart.json's `meta.measured`), a legend explains the columns and marks its tables
 show and no others, a ratio whose interval contains 1 is marked (?) and one spanning over a factor of 4
-(wide), a cell noisy, contended, overloaded or on a shared node carries that word (record.marks, as the
+(wide), a cell noisy, contended, overloaded, stolen or on a shared node carries that word (record.marks, as the
 page and a job's log line do), and a cell weakened by its jobs' warnings is marked (wN), the warning
 said under its table. A throughput's
 interval is the t-interval on its log reps (stats.summary), never below zero, around the mean.

@@ -107,7 +107,7 @@ def warnings(c: Collection) -> str:
             folded = "".join(f"<li>{k} &times; {html.escape(r)}</li>" for r, k in reasons.most_common())
             items.append(f"<li>{what}: {len(jobs)}, by reason:<ul>{folded}</ul></li>")
     if not items:
-        return '<div class="flags clear" id="flags">No warnings: nothing failed, contended or overloaded.</div>'
+        return '<div class="flags clear" id="flags">No warnings: nothing failed, contended, overloaded or stolen.</div>'
     return ('<div class="flags" id="flags"><b>Warnings</b> (listed in full under '
             f'<a href="#tables">Tables and warnings</a>):<ul>{"".join(items)}</ul></div>')
 

@@ -120,7 +120,8 @@ def marks(lo: float, hi: float, about_one: bool = True) -> str:
 
 
 FLAG_COLUMNS = {figure_marks.NOISY: "noisy", figure_marks.CONTENDED: "contended",
-                figure_marks.OVERLOADED: "overloaded", figure_marks.SHARED_NODE: "shared_node",
+                figure_marks.OVERLOADED: "overloaded", figure_marks.STOLEN: "stolen",
+                figure_marks.SHARED_NODE: "shared_node",
                 figure_marks.AT_CAP: "at_cap"}  # table.csv's
 
 

@@ -57,7 +57,8 @@ def hoist(panels: list[Panel], caption: str) -> str:
 
 
 def flag_ring(s: pd.DataFrame, y: str, legend: Legend) -> list[dict]:
-    """A ring around each point measured contended, overloaded or beside other jobs; its hover says which."""
+    """A ring around each point measured contended, overloaded, stolen or beside other jobs; its hover says
+    which."""
     hit = [(r, view.flags(r)) for r in s.itertuples()]
     hit = [(r, f) for r, f in hit if f]
     if not hit:
@@ -66,7 +67,7 @@ def flag_ring(s: pd.DataFrame, y: str, legend: Legend) -> list[dict]:
                    marker={"symbol": "circle-open", "size": 17, "color": FLAG_RING, "line": {"width": 1.5}},
                    text=["; ".join(f) for _, f in hit], hovertemplate="%{text}<extra></extra>",
                    meta={"kind": "flag", "rows": [[r.group, r.mode, int(r.num_envs)] for r, _ in hit]})
-    return [legend.mark(ring, "ringed: contended, overloaded or beside other jobs", FLAG_RING, "marker",
+    return [legend.mark(ring, "ringed: contended, overloaded, stolen or beside other jobs", FLAG_RING, "marker",
                         symbol="circle-open", extra=True)]
 
 

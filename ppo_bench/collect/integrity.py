@@ -6,9 +6,9 @@ be read, failed jobs, skipped ones (a combination that does not apply, never a f
 without a record (a job folder without result.json, or a job its sweep noted as launched, see
 load.launched: "killed, or still running", or "no record written" where it ended), duplicates (a
 measurement read twice, used once), unusable files; then the jobs measured while another job ran
-on the same host (contended) or while the machine was overloaded, and the machine-state warnings
-of the jobs that other sections compared. Contended and overloaded are also columns of
-table.csv. This section writes no file of its own.
+on the same host (contended), while the machine was overloaded, or while its hypervisor took CPU
+time from it (stolen), and the machine-state warnings of the jobs that other sections compared.
+Contended, overloaded and stolen are also columns of table.csv. This section writes no file of its own.
 
 Jobs of the node launcher (hydra/launcher=node) run side by side by design, each on a GPU and
 cores of its own (`placement` in the record): one that overlapped only jobs on other cores and
@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ppo_bench.record import marks
 from ppo_bench.record.folder import JOB_NOTES
 from ppo_bench.record.results import Record
 from .common import bounded, mode_order
@@ -41,7 +42,7 @@ NO_RECORD = "with no record"  # jobs without result.json, in the count and in th
 
 
 def build(c: Collection, records: list[tuple[Path, Record]]) -> None:
-    """Mark the jobs (and table rows) measured while contended or overloaded; `records` are every file
+    """Mark the jobs (and table rows) measured while contended, overloaded or stolen; `records` are every file
     read, one per measurement, for the failed jobs' runs."""
     jobs = c.jobs
     windows = _run_windows(jobs, records)
@@ -50,7 +51,8 @@ def build(c: Collection, records: list[tuple[Path, Record]]) -> None:
     c.shared_node = _shared_node(jobs)
     c.set_up_ahead = _set_up_ahead(jobs)
     c.overloaded = _overloaded(jobs)
-    flags = (jobs.groupby(["group", "mode", "num_envs"])[["contended", "shared_node", "overloaded"]]
+    c.stolen = _stolen(jobs)
+    flags = (jobs.groupby(["group", "mode", "num_envs"])[["contended", "shared_node", "overloaded", "stolen"]]
              .any().reset_index())
     c.table = c.table.merge(flags, on=["group", "mode", "num_envs"], how="left")
 
@@ -128,7 +130,8 @@ def _set_up_ahead(jobs: pd.DataFrame) -> list[str]:
     """Per group, how many timed jobs waited, set up, for their turn beside others (setup_batch: their
     `timing.parked_at`), where the collection has both kinds; else nothing. Such a job is timed alone, and
     over 16 paired rounds on two H100 starts its cells read as unbatched ones (pooled 1.009 [0.973, 1.046]),
-    but one start's cells read 0.86-0.96x and another's 1-env cells 1.06-1.11x (docs/measuring.md)."""
+    but one start's cells read 0.86-0.96x, another's 1-env cells 1.06-1.11x, and the grid's cells on an
+    H200 0.914x over five paired rounds (docs/measuring.md)."""
     return _mixed(jobs, jobs["timing"].map(lambda t: t is not None and t.parked_at is not None),
                   "were set up ahead (setup_batch)")
 
@@ -179,14 +182,29 @@ def _overloaded(jobs: pd.DataFrame) -> list[str]:
     one env was measured so) says more about the load than about the modes.
     """
     jobs["overloaded"] = jobs["peak_load"] > jobs["cpus"]
+    return _marked(jobs, "overloaded", lambda sub: f"load up to {sub['peak_load'].max():.1f} on "
+                                                   f"{sub['cpus'].min():.0f} CPUs")
+
+
+def _stolen(jobs: pd.DataFrame) -> list[str]:
+    """One line per group with jobs measured while the hypervisor took more than marks.STEAL_SHARE of
+    the CPUs' time (the record's `machine.scheduling.steal_share`): the guest's host was busy with other
+    guests, which no load inside the guest shows, and the loop, which waits for its slowest emulator
+    thread every step, slowed far more than the share (docs/measuring.md)."""
+    jobs["stolen"] = jobs["steal"].map(marks.stolen)
+    return _marked(jobs, "stolen", lambda sub: f"steal up to {sub['steal'].max():.1%} of the CPUs' time")
+
+
+def _marked(jobs: pd.DataFrame, flag: str, worst) -> list[str]:
+    """Per group with jobs that `flag` marks: how many of its jobs, the worst reading (`worst` of them)
+    and at which cells."""
     sizes = jobs["group"].value_counts()
     lines = []
-    for g, sub in jobs[jobs["overloaded"]].groupby("group"):
+    for g, sub in jobs[jobs[flag]].groupby("group"):
         cells = sorted(set(zip(sub["mode"], sub["num_envs"])), key=lambda c: (mode_order(c[0]), c[1]))
         shown = ", ".join(f"{m} n={n}" for m, n in cells[:CELLS_LISTED]) + (
             f" and {len(cells) - CELLS_LISTED} more" if len(cells) > CELLS_LISTED else "")
-        lines.append(f"{g}: {len(sub)} of {sizes[g]} jobs, load up to {sub['peak_load'].max():.1f} on "
-                     f"{sub['cpus'].min():.0f} CPUs: {shown}")
+        lines.append(f"{g}: {len(sub)} of {sizes[g]} jobs, {worst(sub)}: {shown}")
     return lines
 
 
@@ -248,10 +266,13 @@ def markdown(c: Collection) -> list[str]:
          bounded(c.shared_node)),
         ("Set up ahead and one after another, compared: some jobs waited, set up, for their turn beside other "
          "jobs (setup_batch), the others ran one after another; their readings agree within about 5% over "
-         "paired rounds but have differed by up to a tenth on one machine start (docs/measuring.md), so "
+         "paired rounds but have differed by up to a tenth on some machine starts (docs/measuring.md), so "
          "throughput compared across the two is not like for like", bounded(c.set_up_ahead)),
         ("Machine overloaded while measuring (1-minute load above the CPU count: these figures are slowed "
          "and ratios between them unreliable; table.csv marks the rows overloaded)", bounded(c.overloaded)),
+        (f"CPU time stolen while measuring (the hypervisor took over {marks.STEAL_SHARE:.0%} of the CPUs' time: "
+         "the host was busy with other machines, these figures are slowed and ratios between them unreliable; "
+         "table.csv marks the rows stolen)", bounded(c.stolen)),
         ("Machine-state warnings", bounded(c.machine_warnings)),
     ]
     return [count(c), ""] + [line for title, items in sections if items

@@ -88,6 +88,7 @@ class Collection:
     shared_node: list[str] = field(default_factory=list)  # per group, timed jobs that ran beside others on the node
     set_up_ahead: list[str] = field(default_factory=list)  # per group, timed jobs set up beside others (setup_batch)
     overloaded: list[str] = field(default_factory=list)   # one line per group measured above the CPU count
+    stolen: list[str] = field(default_factory=list)       # one line per group measured under steal (marks.stolen)
     machine_warnings: list[str] = field(default_factory=list)
     regressions: list[str] = field(default_factory=list)   # rows whose ratio to the baseline lies below 1
     improvements: list[str] = field(default_factory=list)  # ... above 1
@@ -171,6 +172,12 @@ def _readings(machine: Optional[Machine], key: str) -> list[float]:
     return [v for v in values if v is not None] or [np.nan]
 
 
+def _steal(machine: Optional[Machine]) -> float:
+    """The share of all the CPUs' time the hypervisor took over the measurement (NaN: not read)."""
+    share = machine.scheduling.steal_share if machine is not None and machine.scheduling else None
+    return float(share) if isinstance(share, (int, float)) else np.nan
+
+
 def _job(path: Path, rec: Record) -> dict:
     """One row of `Collection.jobs`; for a failed job with a curve or reps so far, one of `stopped`."""
     stopped = rec.status == "failed"
@@ -212,6 +219,7 @@ def _job(path: Path, rec: Record) -> dict:
         "start": epoch_seconds(timing.measure_started_at), "end": epoch_seconds(timing.measure_finished_at),
         "run_start": run[0], "run_end": run[1],
         "load": np.mean(loads), "peak_load": max(loads), "mhz": np.mean(_readings(measured.machine, "cpu_mhz")),
+        "steal": _steal(measured.machine),
         "phases": measured.phases and measured.phases.ms_per_loop_step,
         "timing": timing,
         "algo": flat["agent.algo"], "network": flat.get("agent.name"), "seed": flat.get("seed"),

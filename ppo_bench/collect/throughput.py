@@ -11,7 +11,7 @@ and throughput.png, in the out dir with one group, in a folder per group with se
 A table says what it shows and nothing else: a legend under the tables explains the columns and
 marks they hold (a paired column only where one is shown), a ratio whose interval contains 1 or
 spans over a factor of 4 is marked (common.marks), and what weakens a figure is said beside it: a
-cell noisy, contended, overloaded or on a shared node carries that word (record.marks), and a cell
+cell noisy, contended, overloaded, stolen or on a shared node carries that word (record.marks), and a cell
 whose jobs' records carry warnings (no update inside the timed steps, a busy machine) gets a mark
 (w1) and the warning's text under its table; table.csv keeps each row's warnings (a JSON list), less
 the check of the agent's graphs on a probe that runs no agent. Each loop's `eff` column is its share

@@ -56,6 +56,7 @@ def flags(r) -> list[str]:
     """What marks a row as not measured alone on an idle machine."""
     return [w for w, col in (("contended: another job ran on the host", "contended"),
                              ("overloaded: load above the CPU count", "overloaded"),
+                             ("stolen: the hypervisor took CPU time", "stolen"),
                              ("shared node: ran beside other jobs on cores of their own", "shared_node"))
             if _true(getattr(r, col, False))]
 

@@ -26,6 +26,14 @@ def loads_of(record: Record) -> list[float]:
     return [x for x in loads if x is not None]
 
 
+def steal_of(record: Record) -> Optional[float]:
+    """The share of all the CPUs' time the hypervisor took over the measurement, where readable."""
+    machine = record.measured and record.measured.machine
+    scheduling = machine and machine.scheduling
+    share = scheduling.steal_share if scheduling else None
+    return share if isinstance(share, (int, float)) else None
+
+
 def summarise_record(record: Record | dict) -> str:
     """One line per job for the log (of a Record, or of its JSON as `run` returns it)."""
     if isinstance(record, dict):
@@ -56,9 +64,10 @@ def summarise_record(record: Record | dict) -> str:
 
 def _marks(record: Record, cv: Optional[float]) -> list[str]:
     """The marks the tables would give this job's cell that the job itself can tell (record.marks):
-    noisy, overloaded by its own machine readings, and at cap; contended needs the other jobs, the
-    collector's."""
+    noisy, overloaded and stolen by its own machine readings, and at cap; contended needs the other
+    jobs, the collector's."""
     thr = record.measured.throughput
     return [m for m, on in ((marks.NOISY, marks.noisy(cv)),
                             (marks.OVERLOADED, marks.overloaded(loads_of(record), record.provenance.cpu_count)),
+                            (marks.STOLEN, marks.stolen(steal_of(record))),
                             (marks.AT_CAP, marks.at_cap(thr.stopped_by))) if on]

@@ -7,6 +7,9 @@ reader learns them once and a mark never means two things.
   other jobs, can tell; a job's own line cannot);
 - overloaded: the 1-minute load, read just before or just after the measurement, was above the CPU
   count: threads queued for a CPU, and the emulators slowed unevenly;
+- stolen: the hypervisor took more than STEAL_SHARE of all the CPUs' time while it measured (steal,
+  `machine.scheduling.steal_share`): the virtual machine's host was busy with other guests, which no
+  load inside the guest shows;
 - shared node: it ran beside other jobs of the node launcher, on cores and a GPU of its own: a sound
   figure, but not the one of the same job run alone;
 - at cap: a precision target's repetitions stopped at `schedule.max_reps` or `schedule.max_measure_s`
@@ -22,11 +25,19 @@ import numbers
 from typing import Iterable, Optional
 
 NOISY_CV = 0.10
-NOISY, CONTENDED, OVERLOADED, SHARED_NODE, AT_CAP = "noisy", "contended", "overloaded", "shared node", "at cap"
+STEAL_SHARE = 0.01
+"""Steal, as a share of all the CPUs' time, above which a figure is marked stolen. The loop waits for
+its slowest emulator thread each step, so a little steal costs it much: on H100 and H200 guests
+(2026-12-05 to 2026-12-07) jobs of 8 and 64 envs measured under 1.8-13.6% steal read 0.54-0.92x the
+same jobs in other rounds under 0.5% (docs/measuring.md, "A drifting machine"); 18 of the 672
+committed records with the reading are above 1%."""
+NOISY, CONTENDED, OVERLOADED, STOLEN, SHARED_NODE, AT_CAP = (
+    "noisy", "contended", "overloaded", "stolen", "shared node", "at cap")
 MEANING = {
     NOISY: f"CV above {NOISY_CV:.0%}: measure again or in rounds",
     CONTENDED: "another job ran on this host while it measured",
     OVERLOADED: "the 1-minute load was above the CPU count while it measured",
+    STOLEN: f"the hypervisor took over {STEAL_SHARE:.0%} of the CPUs' time while it measured (steal)",
     SHARED_NODE: "ran beside other jobs on its node (hydra/launcher=node), on cores and a GPU of its own",
     AT_CAP: "its precision target was not met: its repetitions stopped at schedule.max_reps or max_measure_s",
 }
@@ -49,6 +60,11 @@ def overloaded(loads: Iterable[Optional[float]], cpus: Optional[float]) -> bool:
     """Whether a load read around the measurement exceeded the CPU count (either unknown: not marked)."""
     known = [float(x) for x in loads if _known(x)]
     return bool(known) and _known(cpus) and max(known) > cpus
+
+
+def stolen(steal_share: Optional[float]) -> bool:
+    """Whether the hypervisor's share of the CPUs' time over the measurement is marked (unknown: never)."""
+    return _known(steal_share) and steal_share > STEAL_SHARE
 
 
 def at_cap(stopped_by: Optional[str]) -> bool:
