@@ -38,6 +38,7 @@ import pandas as pd
 
 from ppo_bench.record.checks import OLDER_RUNNER, not_applicable, why_unreadable
 from ppo_bench.record.identity import as_today, flatten, group_identity
+from ppo_bench.record.line import steal_share
 from ppo_bench.record.parts import Machine, Measured, Timing
 from ppo_bench.record.results import BadResult, Record
 from ppo_bench.record.typed import UNSET
@@ -172,12 +173,6 @@ def _readings(machine: Optional[Machine], key: str) -> list[float]:
     return [v for v in values if v is not None] or [np.nan]
 
 
-def _steal(machine: Optional[Machine]) -> float:
-    """The share of all the CPUs' time the hypervisor took over the measurement (NaN: not read)."""
-    share = machine.scheduling.steal_share if machine is not None and machine.scheduling else None
-    return float(share) if isinstance(share, (int, float)) else np.nan
-
-
 def _job(path: Path, rec: Record) -> dict:
     """One row of `Collection.jobs`; for a failed job with a curve or reps so far, one of `stopped`."""
     stopped = rec.status == "failed"
@@ -219,7 +214,7 @@ def _job(path: Path, rec: Record) -> dict:
         "start": epoch_seconds(timing.measure_started_at), "end": epoch_seconds(timing.measure_finished_at),
         "run_start": run[0], "run_end": run[1],
         "load": np.mean(loads), "peak_load": max(loads), "mhz": np.mean(_readings(measured.machine, "cpu_mhz")),
-        "steal": _steal(measured.machine),
+        "steal": np.nan if (steal := steal_share(measured.machine)) is None else float(steal),
         "phases": measured.phases and measured.phases.ms_per_loop_step,
         "timing": timing,
         "algo": flat["agent.algo"], "network": flat.get("agent.name"), "seed": flat.get("seed"),

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ppo_bench.record import marks, stats
-from ppo_bench.record.parts import UNIT
+from ppo_bench.record.parts import UNIT, Machine
 from ppo_bench.record.results import Record
 
 
@@ -26,9 +26,8 @@ def loads_of(record: Record) -> list[float]:
     return [x for x in loads if x is not None]
 
 
-def steal_of(record: Record) -> Optional[float]:
+def steal_share(machine: Optional[Machine]) -> Optional[float]:
     """The share of all the CPUs' time the hypervisor took over the measurement, where readable."""
-    machine = record.measured and record.measured.machine
     scheduling = machine and machine.scheduling
     share = scheduling.steal_share if scheduling else None
     return share if isinstance(share, (int, float)) else None
@@ -69,5 +68,5 @@ def _marks(record: Record, cv: Optional[float]) -> list[str]:
     thr = record.measured.throughput
     return [m for m, on in ((marks.NOISY, marks.noisy(cv)),
                             (marks.OVERLOADED, marks.overloaded(loads_of(record), record.provenance.cpu_count)),
-                            (marks.STOLEN, marks.stolen(steal_of(record))),
+                            (marks.STOLEN, marks.stolen(steal_share(record.measured and record.measured.machine))),
                             (marks.AT_CAP, marks.at_cap(thr.stopped_by))) if on]
