@@ -2,27 +2,25 @@
 
 The first step of a collection after sources (which finds the files, in folders and archives), and
 the only one that reads result files, each into its typed record (ppo_bench.record.results.Record,
-which checks itself). It lists what
-cannot be used (bad files, copies of a measurement already read, job folders without a
-result, paths that do not exist) and the failed and skipped jobs, and reads every config
-in today's schema (old keys renamed, keys gained since at their defaults), so that a
-job's identity, and with it the group it is pooled in, does not depend on when its file
-was written (see the package docstring). An earlier table.csv given as a baseline is
-checked here too. Nothing here computes a statistic: the Collection defined here is
-filled in by the sections (see report).
+which checks itself). It lists what cannot be used (bad files, copies of a measurement already read,
+job folders without a result, paths that do not exist) and the failed and skipped jobs, and reads
+every config in today's schema (old keys renamed, keys gained since at their defaults), so that a
+job's identity, and with it the group it is pooled in, does not depend on when its file was written
+(see the package docstring). An earlier table.csv given as a baseline is checked here too. Nothing
+here computes a statistic: the Collection defined here is filled in by the sections (see report).
 
-A learning run (agent.algo other than "reference", today's workload; files from before
-the key read as "reference") is one sample of a configuration whose outcome depends on
-its seed, so its seed is pooled like a round; the reference workload's seed stays part
-of what was measured, as before. Its `learning` record is checked with the rest of the record,
-so that a malformed one (curve lists of unequal length, say) makes the file unusable with one
-reason, like any other mistyped field; so does a malformed `interleaved` record (a probe timed
-in turn with a loop's reps, see limits). A learning run that failed part-way keeps the curve
-it had (`learning_so_far`): its points up to the failure are as good as any finished run's,
-so it is read too (`Collection.stopped`), for the curves and the comparison at equal env
-steps, never for a throughput or a final return. So is a timed job that failed part-way (a
-`timeout` that killed it, say) with the repetitions it finished (`measured_so_far`): each of
-its loop/probe pairs is as good as a finished job's (see limits), its throughput is not used.
+A learning run (agent.algo other than "reference", today's workload; files from before the key read
+as "reference") is one sample of a configuration whose outcome depends on its seed, so its seed is
+pooled like a round; the reference workload's seed stays part of what was measured, as before. Its
+`learning` record is checked with the rest of the record, so that a malformed one (curve lists of
+unequal length, say) makes the file unusable with one reason, like any other mistyped field; so does
+a malformed `interleaved` record (a probe timed in turn with a loop's reps, see limits). A learning
+run that failed part-way keeps the curve it had (`learning_so_far`): its points up to the failure
+are as good as any finished run's, so it is read too (`Collection.stopped`), for the curves and the
+comparison at equal env steps, never for a throughput or a final return. So is a timed job that
+failed part-way (a `timeout` that killed it, say) with the repetitions it finished
+(`measured_so_far`): each of its loop/probe pairs is as good as a finished job's (see limits), its
+throughput is not used.
 """
 
 from __future__ import annotations
