@@ -28,7 +28,7 @@ NOISY_CV = 0.10
 STEAL_SHARE = 0.01
 """Steal, as a share of all the CPUs' time, above which a figure is marked stolen. The loop waits for
 its slowest emulator thread each step, so a little steal costs it much: on H100 and H200 guests
-(2026-12-05 to 2026-12-07) jobs of 8 and 64 envs measured under 1.8-13.6% steal read 0.54-0.92x the
+(2026-12-05 to 2026-12-07) jobs of 8 and 64 envs measured under 1.0-13.6% steal read 0.54-0.92x the
 same jobs in other rounds under 0.5% (docs/measuring.md, "A drifting machine"); 18 of the 672
 committed records with the reading are above 1%."""
 NOISY, CONTENDED, OVERLOADED, STOLEN, SHARED_NODE, AT_CAP = (
