@@ -7,7 +7,8 @@
 # Round r runs the trees in the order named when r is even and in the reverse order when it
 # is odd (A B, B A, A B, ...; with three, A B C, C B A, ...), so each pair's order alternates.
 # COMMAND runs under bash in the tree's folder, with PYTHONPATH led by that folder, and
-# sees ROUND (from ROUND0, by default 0, to ROUND0 + ROUNDS - 1), TREE (its NAME) and RUN_OUT (OUT/NAME_r<round>, made for it).
+# sees ROUND (from ROUND0, by default 0, to ROUND0 + ROUNDS - 1), TREE (its NAME) and
+# RUN_OUT (OUT/NAME_r<round>, made for it).
 # ROUND0=K in the environment numbers the rounds from K (its parity still sets the order), so a
 # later call can go on where an earlier one stopped, in the same OUT.
 # Each run's output goes to OUT/NAME_r<round>.log, and a line to OUT/runs.tsv: tree,

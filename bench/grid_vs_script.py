@@ -27,8 +27,12 @@ from ppo_bench.record.results import Record
 
 SCRIPT = "script"
 SCRIPT_CELL = re.compile(r"n=(\d+) step: (\d+) env-steps/s ±(\d+)")
-name = lambda r: f"{r[0].rsplit('/', 1)[-1]} {r[1]}"  # noqa: E731 - a round: its set's folder, its number
 RUN = re.compile(r"(?:^|/)([A-Za-z0-9]+)_r(\d+)(?:\.log$|/)")
+
+
+def round_name(rnd) -> str:
+    """A round as the tables name it: its set's folder, its number."""
+    return f"{rnd[0].rsplit('/', 1)[-1]} {rnd[1]}"
 
 
 def files(root: Path):
@@ -84,7 +88,7 @@ def main(roots: list[Path]) -> None:
     print(f"| round | {SCRIPT} s | " + " | ".join(f"{t} s | {t} / {SCRIPT}" for t in trees) + " |")
     print("|---" * (2 + 2 * len(trees)) + "|")
     for r in rounds:
-        print(f"| {name(r)} | {walls[(SCRIPT, r)]:.2f} | "
+        print(f"| {round_name(r)} | {walls[(SCRIPT, r)]:.2f} | "
               + " | ".join(f"{walls[(t, r)]:.2f} | {walls[(t, r)] / walls[(SCRIPT, r)]:.3f}" for t in trees) + " |")
     total = sum(walls[(SCRIPT, r)] for r in rounds)
     print(f"| all | {total:.2f} | " + " | ".join(
@@ -97,7 +101,7 @@ def main(roots: list[Path]) -> None:
     said = lambda w: "" if w is None else f"{w[0]:.2%} ({w[1]}, {w[2]})"  # noqa: E731
     for r in rounds:
         for n in counts:
-            print(f"| {name(r)} | {n} | {said(widths.get((SCRIPT, r, n)))} | "
+            print(f"| {round_name(r)} | {n} | {said(widths.get((SCRIPT, r, n)))} | "
                   + " | ".join(said(widths.get((t, r, n))) for t in trees) + " |")
 
     print(f"\n| num_envs | tree | rounds no wider than {SCRIPT} | median {SCRIPT} | median tree |")
