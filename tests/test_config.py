@@ -53,7 +53,7 @@ def test_every_preset_composes(path):
         "quick_reference": ((2, 200, 16, 64), {"env.num_envs": "1,8", "mode": "step,sendrecv"}),
         "paired": ((1, 1000, 64, 128), {"round": "0,1,2,3,4"}),
         "full": ((5, 1000, 64, 128), {"env.num_envs": "1,2,4,8,16,32,64,128,256", "mode": "step,sendrecv"}),
-        "grid": ((5, 128, 64, 128), {"env.num_envs": "1,2,4,8,16,32,64,128,256", "mode": "step,sendrecv"}),
+        "grid": ((10, 128, 64, 128), {"env.num_envs": "1,2,4,8,16,32,64,128,256", "mode": "step,sendrecv"}),
         "limits": ((1, 1000, 64, 128), {"round": "0,1,2", "env.num_envs": "1,8,64,256", "mode.groups": "1,2",
                                          "mode": "step,async,env_only,agent_only"}),
     }[path.stem]

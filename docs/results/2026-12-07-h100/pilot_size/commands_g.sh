@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 2026-12-07 (H200), tree ada2b82.
+# 2026-12-07, tree ada2b82 (asked for an H200; the machine lent was an H100).
 # The grid's step half at 1, 8, 64 envs, three ways in turns: the reference script's step half, +preset=grid (pilot of 5) and +preset=grid schedule.reps=10 (pilot of 10), jobs one after another; rounds while the budget lasts.
 # Order: script, pilot5, pilot10, then the reverse; a round starts only with 240 s of the budget left. A later call on the same warm machine goes on from round R0.
 #   call 1: BUDGET=560 timeout 590 bash commands_g.sh ; later calls: R0=<next round> BUDGET=560 timeout 590 bash commands_g.sh
