@@ -1,6 +1,6 @@
 """What a compiled agent's first step costs in a sweep's later job, by what its process imported first.
 
-    python bench/compile_start.py --rounds 3 [overrides ...]
+    python bench/compile_start.py [--rounds 3] [--variants child,preload,...] [--profile] [overrides ...]
 
 A sweep's later job is a child forked from a server that already imported `ppo_bench.job.child`
 (torch, dynamo); torch.compile's first call then imports inductor (and triton), traces the policy,
@@ -10,7 +10,11 @@ one fresh process per variant, in the order A B C, then C B A:
 - `child`: imports only what run.py's fork server imports (ppo_bench.job.child), and compiles with
   inductor's default compile threads (a pool of workers), as the compiled runtime did before it set 1;
 - `preload_pool`: imports inductor's compile path as well before the job's clock starts, default threads;
-- `preload`: that, with the runtime's own setting (compile_threads 1: no pool).
+- `preload`: that, with the runtime's own setting (compile_threads 1: no pool);
+- `preload_more`: that, and what the first call of a CUDA policy's compiled code loads after
+  inductor (`MORE_IMPORTS`: triton, the generated module's own imports) and cuDNN's sub-libraries
+  (dlopen'd, which asks CUDA nothing): what a fork server might hold as well, if
+  `bench/fork_inductor_probe.py --more` finds its children still able to use CUDA.
 
 run.py's jobs have the runtime's setting without the preload: the fork server cannot import inductor
 (on the H200 its import initialised CUDA there, and no child forked after it could use CUDA), so
@@ -20,6 +24,9 @@ Each process times its imports, then (the job's clock) CUDA's context, the agent
 composed config (overrides as run.py takes them; agent.runtime=compiled, 8 envs by default), its
 first step and the next ten; then the processes it started (inductor's compile pool): how many
 are alive and the CPU seconds they used, at once and 5 s later; and inductor's cache counters.
+With `--profile`, where the first step's time goes: dynamo's own phase timers (`dynamo_phases`,
+seconds summed over the step's compiles) and cProfile's 60 functions of most cumulative time and 20 of most time of their own
+(`first_step_top`; the profiler's overhead counts in that run's `first_step`).
 Prints one JSON line per process and a table of medians.
 """
 
@@ -34,11 +41,51 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-VARIANTS = ("child", "preload_pool", "preload")
+VARIANTS = ("child", "preload_pool", "preload", "preload_more")
+MORE_IMPORTS = ("triton", "triton.language", "torch._inductor.runtime.triton_heuristics",
+                "torch._inductor.select_algorithm", "torch._inductor.codegen.memory_planning",
+                "torch._inductor.async_compile")
 DEFAULTS = ["mode=agent_only", "agent.runtime=compiled", "env.num_envs=8"]
 
 
-def child(variant: str, overrides: list[str]) -> dict:
+def preload_more() -> dict:
+    """Import MORE_IMPORTS and dlopen cuDNN's sub-libraries beside torch's libcudnn: {name: seconds}."""
+    import ctypes
+    import importlib
+    got = {}
+    for name in MORE_IMPORTS:
+        t = time.perf_counter()
+        try:
+            importlib.import_module(name)
+        except ImportError as e:
+            got[name] = f"{type(e).__name__}: {e}"[:200]
+            continue
+        got[name] = round(time.perf_counter() - t, 3)
+    try:
+        import nvidia.cudnn
+        libs = sorted(Path(list(nvidia.cudnn.__path__)[0], "lib").glob("libcudnn_*.so*"))
+    except ImportError:
+        libs = []
+    t = time.perf_counter()
+    for lib in libs:
+        ctypes.CDLL(str(lib), mode=ctypes.RTLD_GLOBAL)
+    got[f"dlopen {len(libs)} cudnn libraries"] = round(time.perf_counter() - t, 3)
+    return got
+
+
+def first_step_top(profile, n: int = 60) -> dict:
+    """cProfile's n functions of most cumulative time and n/3 of most time of their own (the first
+    list starts with the call chain down to dynamo's tracer): [seconds, calls, where]."""
+    import pstats
+    stats = pstats.Stats(profile).stats.items()
+    row = lambda f, line, fn, secs, calls: [round(secs, 3), calls, f"{Path(f).name}:{line}:{fn}"]  # noqa: E731
+    return {"cumulative": [row(*k, ct, nc) for k, (_, nc, _, ct, _) in
+                           sorted(stats, key=lambda kv: kv[1][3], reverse=True)[:n]],
+            "own": [row(*k, tt, nc) for k, (_, nc, tt, _, _) in
+                    sorted(stats, key=lambda kv: kv[1][2], reverse=True)[:n // 3]]}
+
+
+def child(variant: str, overrides: list[str], profile: bool = False) -> dict:
     out: dict = {"variant": variant}
     t = time.perf_counter()
 
@@ -53,10 +100,12 @@ def child(variant: str, overrides: list[str]) -> dict:
     lap("import_child")
     if variant != "child":
         import torch._inductor.compile_fx  # noqa: F401  (what torch.compile's first call imports)
+    if variant == "preload_more":
+        out["preloaded"] = preload_more()
     import torch._inductor.config as inductor
 
     from ppo_bench.agent import runtimes
-    if variant != "preload":  # inductor's default threads, where the runtime sets 1
+    if variant in ("child", "preload_pool"):  # inductor's default threads, where the runtime sets 1
         runtimes.COMPILE_THREADS = inductor.decide_compile_threads()
     lap("import_inductor")
     import torch
@@ -76,9 +125,20 @@ def child(variant: str, overrides: list[str]) -> dict:
     out["setup"] = {k: round(v, 3) for k, v in parts.items()}
     lap("build")
     sync = torch.cuda.synchronize if device.type == "cuda" else (lambda: None)
+    if profile:
+        import cProfile
+        from torch._dynamo.utils import compile_times
+        prof = cProfile.Profile()
+        prof.enable()
     driver.step(0)
     sync()
+    if profile:
+        prof.disable()
     lap("first_step")
+    if profile:
+        names, secs = compile_times(repr="csv", aggregate=True)
+        out["dynamo_phases"] = {k: round(float(v), 3) for k, v in zip(names, secs)}
+        out["first_step_top"] = first_step_top(prof)
     for s in range(1, 11):
         driver.step(s)
     sync()
@@ -114,16 +174,22 @@ def descendants() -> dict:
 
 def main() -> None:
     args = sys.argv[1:]
+    profile = "--profile" in args
+    args = [a for a in args if a != "--profile"]
     if args and args[0] == "--child":
-        print(json.dumps(child(args[1], args[2:])), flush=True)
+        print(json.dumps(child(args[1], args[2:], profile)), flush=True)
         return
     rounds = 3
     if args[:1] == ["--rounds"]:
         rounds, args = int(args[1]), args[2:]
+    variants = VARIANTS
+    if args[:1] == ["--variants"]:
+        variants, args = tuple(args[1].split(",")), args[2:]
     rows = []
     for r in range(rounds):
-        for v in VARIANTS if r % 2 == 0 else VARIANTS[::-1]:
-            p = subprocess.run([sys.executable, __file__, "--child", v, *args], capture_output=True,
+        for v in variants if r % 2 == 0 else variants[::-1]:
+            p = subprocess.run([sys.executable, __file__, "--child", v, *args] + ["--profile"] * profile,
+                               capture_output=True,
                                text=True, timeout=300)
             line = [x for x in p.stdout.splitlines() if x.startswith("{")]
             if p.returncode or not line:
@@ -138,7 +204,7 @@ def main() -> None:
         f"{r['descendants_5s_later']['alive']}, {r['descendants_5s_later']['cpu_s']}" for r in rows))
     print("\n| variant | " + " | ".join(keys) + " | imports + job, median s |")
     print("|---" * (len(keys) + 2) + "|")
-    for v in VARIANTS:
+    for v in variants:
         got = [r for r in rows if r["variant"] == v]
         if not got:
             continue

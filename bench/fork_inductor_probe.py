@@ -8,7 +8,11 @@ importing inductor in the server left no forked child able to use CUDA. This pro
 call into CUDA's runtime that torch's Python makes while it imports inductor's compile path (the
 device count, the lazy init), with the import that made it, then forks a child that moves a tensor
 to the GPU and runs a compiled function. `--nvml` sets PYTORCH_NVML_BASED_CUDA_CHECK=1 first, which
-makes torch.cuda.is_available() ask NVML instead of initialising the driver. Prints one JSON line.
+makes torch.cuda.is_available() ask NVML instead of initialising the driver. `--more` also loads,
+before the fork, what bench/compile_start.py's `preload_more` loads (triton, the generated code's
+imports, cuDNN's sub-libraries). Prints one JSON line.
+
+    python bench/fork_inductor_probe.py --nvml --more
 """
 
 from __future__ import annotations
@@ -46,6 +50,10 @@ watch(torch.cuda, "_lazy_init")
 t0 = time.perf_counter()
 import torch._inductor.compile_fx  # noqa: E402,F401  (what torch.compile's first call imports)
 out["import_inductor_s"] = round(time.perf_counter() - t0, 3)
+if "--more" in sys.argv:
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from compile_start import preload_more  # noqa: E402
+    out["preloaded"] = preload_more()
 out["initialized_in_parent"] = torch.cuda.is_initialized()
 r, w = os.pipe()
 pid = os.fork()
