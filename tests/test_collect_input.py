@@ -159,7 +159,7 @@ def test_a_first_collection_stopped_says_none_was_written_and_leaves_no_folder(t
     proc = started(many, out, "reading the result files", tmp_path)
     os.kill(proc.pid, signal.SIGINT)
     assert proc.wait(timeout=300) == 130
-    assert (tmp_path / "stderr").read_text() == f"ppo_bench.collect: stopped by Ctrl-C: no summary was written\n"
+    assert (tmp_path / "stderr").read_text() == "ppo_bench.collect: stopped by Ctrl-C: no summary was written\n"
     assert not out.exists()
 
 

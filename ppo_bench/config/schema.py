@@ -29,7 +29,7 @@ from omegaconf import MISSING
 from ppo_bench.config.checks import (NotApplicable, at_least, check_batches, check_precision, finite, one_of, positive,
                                      shown)
 from ppo_bench.config import memory
-from ppo_bench.config.agent import AgentConfig, CommonAgentConfig, agent_config, algorithm_defaults
+from ppo_bench.config.agent import AgentConfig, agent_config, algorithm_defaults
 from ppo_bench.registry import ALGOS, BACKENDS, MODES, NETWORKS, RUNTIMES, Registry
 from ppo_bench.signals import importing
 
