@@ -18,26 +18,22 @@ from __future__ import annotations
 
 import re
 import sys
-import tarfile
 from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
 
+from ppo_bench.collect.sources import walk
 from ppo_bench.record import stats
 from ppo_bench.record.results import Record
 
 
 def records(root: Path):
-    """(tree, round, record) for every ok record under root (a folder or an archive)."""
-    if root.is_file():
-        with tarfile.open(root) as tar:
-            for m in tar.getmembers():
-                if m.name.endswith("/result.json"):
-                    yield m.name, Record.read(Path(m.name), tar.extractfile(m).read())
-        return
-    for p in sorted(root.rglob("result.json")):
-        yield str(p), Record.read(p)
+    """(path, record) for every result file under root (a folder or an archive), found as the
+    collector finds them."""
+    found = walk([root])
+    for path in sorted(found.results):
+        yield str(path), Record.read(path, found.read(path))
 
 
 def cell(d: dict) -> str:
