@@ -16,17 +16,19 @@ one fresh process per variant, in the order A B C, then C B A:
   (dlopen'd, which asks CUDA nothing): what a fork server might hold as well, if
   `bench/fork_inductor_probe.py --more` finds its children still able to use CUDA.
 
-run.py's jobs have the runtime's setting without the preload: the fork server cannot import inductor
-(on the H200 its import initialised CUDA there, and no child forked after it could use CUDA), so
-the two preload variants say what that import would save, measured in a process that never forks.
+A sweep's later job is `preload`: its fork server imports inductor's compile path, asking NVML
+rather than CUDA whether there is a GPU (`job/sweep_preload.py`; imported plainly, that import
+initialised CUDA in the server and no child forked after it could use CUDA). The variants are
+measured in processes that never fork; `preload_more` says what more a server could save.
 
 Each process times its imports, then (the job's clock) CUDA's context, the agent_only driver of the
 composed config (overrides as run.py takes them; agent.runtime=compiled, 8 envs by default), its
 first step and the next ten; then the processes it started (inductor's compile pool): how many
 are alive and the CPU seconds they used, at once and 5 s later; and inductor's cache counters.
 With `--profile`, where the first step's time goes: dynamo's own phase timers (`dynamo_phases`,
-seconds summed over the step's compiles) and cProfile's 60 functions of most cumulative time and 20 of most time of their own
-(`first_step_top`; the profiler's overhead counts in that run's `first_step`).
+seconds summed over the step's compiles) and cProfile's 60 functions of most cumulative time and
+20 of most time of their own (`first_step_top`; the profiler's overhead counts in that run's
+`first_step`).
 Prints one JSON line per process and a table of medians.
 """
 
