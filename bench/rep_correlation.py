@@ -22,21 +22,17 @@ from pathlib import Path
 
 import numpy as np
 
+from ppo_bench.collect.load import read_records
 from ppo_bench.collect.sources import walk
-from ppo_bench.record.results import BadResult, Record
 
 BLOCKS = (2, 3, 4, 5)
 
 
 def series(paths: list[Path], min_reps: int) -> dict:
     """(mode, num_envs) -> [log reps of each ok job with at least min_reps reps]."""
-    found = walk(paths)
+    records, _ = read_records(walk(paths))  # the files the collector could not read are left out here too
     out = defaultdict(list)
-    for path in sorted(found.results):
-        try:
-            r = Record.read(path, found.read(path))
-        except BadResult:
-            continue
+    for _, r in sorted(records, key=lambda pr: pr[0]):
         reps = list(r.measured.throughput.reps) if r.status == "ok" and r.measured else []
         if len(reps) >= min_reps:
             out[(r.mode, r.num_envs)].append(np.log(np.asarray(reps, dtype=float)))

@@ -117,8 +117,8 @@ class Collection:
         return self.side_by_side.get("runtime", pd.DataFrame())
 
 
-def _read(found: Found) -> tuple[list[tuple[Path, Record]], list[dict]]:
-    """Every result file found, read into its Record and checked; an archive's member from its bytes held."""
+def read_records(found: Found) -> tuple[list[tuple[Path, Record]], list[dict]]:
+    """Every result file found, read into its Record and checked; the unreadable ones: {path, reason}."""
     records, bad = [], []
     for path in found.results:
         try:
@@ -307,7 +307,7 @@ def load_jobs(paths: list[Path]) -> tuple[Collection, list[tuple[Path, Record]]]
     records read, one per measurement, for what needs more than the ok jobs (failed jobs' runs)."""
     paths = [Path(p) for p in paths]
     found = walk([p for p in paths if p.exists()])
-    records, bad = _read(found)
+    records, bad = read_records(found)
     refuse(found, bad)
     no_result = {**dict.fromkeys(found.unfinished, KILLED), **launched(found, bad)}
     records, duplicates = _drop_duplicates(records)
