@@ -1,11 +1,10 @@
 """What every launcher of a sweep needs, in one place: the job notes, failure counting, the folder
 guard, and which jobs are in progress (the signals sent on to them: `stops`).
 
-ppo_bench's basic launcher (`hydra/launcher=basic`), the node launcher (`node`), SLURM's
-(`hydra/launcher=slurm`) and Ray's (`ray`) use it, through Hydra's public parts: a Launcher plugin calls Hydra's
-`run_job` for each job, and the task function (`cli.job`) runs inside it. Every launcher runs each
-job through `run_on_worker`, the one per-job path, wherever the job runs; a new launcher is a loop
-over it (tests/toy_launcher.py is one).
+ppo_bench's basic launcher (`hydra/launcher=basic`), the node launcher (`node`), SLURM's (`hydra/launcher=slurm`) and
+Ray's (`ray`) use it, through Hydra's public parts: a Launcher plugin calls Hydra's `run_job` for each job, and the
+task function (`cli.job`) runs inside it. Every launcher runs each job through `run_on_worker`, the one per-job path,
+wherever the job runs; a new launcher is a loop over it (tests/toy_launcher.py is one).
 
 - Job notes: a line per job in `<sweep dir>/.jobs.jsonl` as it starts and one as it ends (`noted`,
   around the task function), written by the process that runs the job, under any launcher: the
@@ -268,23 +267,24 @@ def start_batch(hydra_context: HydraContext, config: DictConfig, overrides: Sequ
     saved = hydra_config.cfg
     try:
         for idx, overrides_ in enumerate(overrides, first_idx):
-            try:
-                plugins.load([*(config.get(plugins.KEY) or ()), *plugins.named_on(overrides_)])
-                job = job_config(hydra_context, config, overrides_, idx, idx)
-                hydra_config.set_config(job)  # the folder's name resolves through it
-                folder = Path(os.path.abspath(os.path.join(str(job.hydra.sweep.dir), str(job.hydra.sweep.subdir))))
-                with read_write(job.hydra.runtime), open_dict(job.hydra.runtime):
-                    job.hydra.runtime.output_dir = str(folder)
-                hydra_config.set_config(job)
-                task = copy.deepcopy(job)
-                with read_write(task), open_dict(task):
-                    del task["hydra"]
-                ahead = parent.prepare(task, folder)
-            except Exception as e:  # noqa: BLE001 - see the docstring
-                log.debug("job #%d not started ahead: %s", idx, e)
-                continue
-            if ahead is not None:
-                prepared.add(folder, ahead)
+            with stoppable():  # a stop raised inside Hydra's composition was lost: the sweep ran on
+                try:
+                    plugins.load([*(config.get(plugins.KEY) or ()), *plugins.named_on(overrides_)])
+                    job = job_config(hydra_context, config, overrides_, idx, idx)
+                    hydra_config.set_config(job)  # the folder's name resolves through it
+                    folder = Path(os.path.abspath(os.path.join(str(job.hydra.sweep.dir), str(job.hydra.sweep.subdir))))
+                    with read_write(job.hydra.runtime), open_dict(job.hydra.runtime):
+                        job.hydra.runtime.output_dir = str(folder)
+                    hydra_config.set_config(job)
+                    task = copy.deepcopy(job)
+                    with read_write(task), open_dict(task):
+                        del task["hydra"]
+                    ahead = parent.prepare(task, folder)
+                except Exception as e:  # noqa: BLE001 - see the docstring
+                    log.debug("job #%d not started ahead: %s", idx, e)
+                    continue
+                if ahead is not None:
+                    prepared.add(folder, ahead)
     finally:
         hydra_config.cfg = saved
     prepared.settle()
