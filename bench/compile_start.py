@@ -11,15 +11,14 @@ one fresh process per variant, in the order A B C, then C B A:
   inductor's default compile threads (a pool of workers), as the compiled runtime did before it set 1;
 - `preload_pool`: imports inductor's compile path as well before the job's clock starts, default threads;
 - `preload`: that, with the runtime's own setting (compile_threads 1: no pool);
-- `preload_more`: that, and what the first call of a CUDA policy's compiled code loads after
-  inductor (`MORE_IMPORTS`: triton, the generated module's own imports) and cuDNN's sub-libraries
-  (dlopen'd, which asks CUDA nothing): what a fork server might hold as well, if
-  `bench/fork_inductor_probe.py --more` finds its children still able to use CUDA.
+- `preload_keys`: that, and the two hashes inductor's caches are keyed by, computed before the
+  job's clock (`runtimes.hash_compile_keys`), as a sweep's fork server computes them for the jobs
+  it forks (`job/sweep_preload.py`), where the machine has CUDA.
 
-A sweep's later job is `preload`: its fork server imports inductor's compile path, asking NVML
-rather than CUDA whether there is a GPU (`job/sweep_preload.py`; imported plainly, that import
-initialised CUDA in the server and no child forked after it could use CUDA). The variants are
-measured in processes that never fork; `preload_more` says what more a server could save.
+A sweep's later job is `preload_keys`: its fork server imports inductor's compile path, asking NVML
+rather than CUDA whether there is a GPU (imported plainly, that import initialised CUDA in the
+server and no child forked after it could use CUDA), and computes the hashes. The variants are
+measured in processes that never fork.
 
 Each process times its imports, then (the job's clock) CUDA's context, the agent_only driver of the
 composed config (overrides as run.py takes them; agent.runtime=compiled, 8 envs by default), its
@@ -43,36 +42,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-VARIANTS = ("child", "preload_pool", "preload", "preload_more")
-MORE_IMPORTS = ("triton", "triton.language", "torch._inductor.runtime.triton_heuristics",
-                "torch._inductor.select_algorithm", "torch._inductor.codegen.memory_planning",
-                "torch._inductor.async_compile")
+VARIANTS = ("child", "preload_pool", "preload", "preload_keys")
 DEFAULTS = ["mode=agent_only", "agent.runtime=compiled", "env.num_envs=8"]
-
-
-def preload_more() -> dict:
-    """Import MORE_IMPORTS and dlopen cuDNN's sub-libraries beside torch's libcudnn: {name: seconds}."""
-    import ctypes
-    import importlib
-    got = {}
-    for name in MORE_IMPORTS:
-        t = time.perf_counter()
-        try:
-            importlib.import_module(name)
-        except ImportError as e:
-            got[name] = f"{type(e).__name__}: {e}"[:200]
-            continue
-        got[name] = round(time.perf_counter() - t, 3)
-    try:
-        import nvidia.cudnn
-        libs = sorted(Path(list(nvidia.cudnn.__path__)[0], "lib").glob("libcudnn_*.so*"))
-    except ImportError:
-        libs = []
-    t = time.perf_counter()
-    for lib in libs:
-        ctypes.CDLL(str(lib), mode=ctypes.RTLD_GLOBAL)
-    got[f"dlopen {len(libs)} cudnn libraries"] = round(time.perf_counter() - t, 3)
-    return got
 
 
 def first_step_top(profile, n: int = 60) -> dict:
@@ -102,8 +73,11 @@ def child(variant: str, overrides: list[str], profile: bool = False) -> dict:
     lap("import_child")
     if variant != "child":
         import torch._inductor.compile_fx  # noqa: F401  (what torch.compile's first call imports)
-    if variant == "preload_more":
-        out["preloaded"] = preload_more()
+    if variant == "preload_keys":
+        from ppo_bench.agent.runtimes import hash_compile_keys
+        began = time.perf_counter()
+        hash_compile_keys()
+        out["hash_compile_keys"] = round(time.perf_counter() - began, 3)
     import torch._inductor.config as inductor
 
     from ppo_bench.agent import runtimes

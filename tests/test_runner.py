@@ -210,6 +210,34 @@ def test_a_sweeps_server_imports_inductor_where_cuda_is_and_asks_nvml_first():
     assert imported == "True" and ended == "True"
 
 
+@pytest.mark.parametrize("cuda", [True, False])
+def test_a_sweeps_server_hashes_torchs_sources_once_for_its_jobs_where_cuda_is(cuda):
+    """Where the machine has CUDA, the fork server computes the hash of torch's sources that keys
+    inductor's caches (runtimes.hash_compile_keys), so a job forked from it finds it computed; else
+    every compiled job's first step hashes them again. Without CUDA (nothing compiled by default)
+    the server leaves it. Hashing is refused after the server's import: the key must be there."""
+    probe = ("import os, torch\n"
+             f"torch.cuda.is_available = lambda: {cuda}\n"
+             "import ppo_bench.job.sweep_preload\n"
+             "from torch._inductor import codecache\n"
+             "def refuse(*a): raise RuntimeError('hashed again')\n"
+             "codecache.build_code_hash = refuse\n"
+             "def key():\n"
+             "    try: return codecache.torch_key().hex()\n"
+             "    except RuntimeError: return 'none'\n"
+             "mine = key(); r, w = os.pipe(); pid = os.fork()\n"
+             "if pid == 0:\n"
+             "    os.write(w, key().encode()); os._exit(0)\n"
+             "os.close(w); os.waitpid(pid, 0); print(mine, os.read(r, 200).decode())")
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-3000:]
+    server, job = out.stdout.split()
+    if cuda:
+        assert len(server) == 64 and job == server  # a sha256, the job's the server's
+    else:
+        assert server == job == "none"
+
+
 def test_a_jobs_statistics_import_no_scipy_stats():
     """What a job computes of its reps (a precision target's plan, the interval of its record and its
     log line) needs only the t quantile, from scipy.special: scipy.stats' longer import would be

@@ -201,6 +201,20 @@ steps, 17 such processes that had used 10.6 CPU seconds; 2026-12-03). Its on-dis
 by a sweep's jobs, leaves a later job little to compile."""
 
 
+def hash_compile_keys() -> None:
+    """Compute, once in this process, the two hashes a compiled policy's first call keys inductor's
+    caches with: torch's (its sources) and triton's (its sources and shared library). Each is the
+    same in every process and kept for the process's life, so a fork server that computes them
+    hands them to every job it forks; else each job's first step computes both (0.7 of its 1.8 s on
+    an H100, 2026-12-07: docs/findings.md, "Less fixed cost per job"). inductor does the same before
+    it forks its own compile workers (`async_compile.pre_fork_setup`). Neither asks CUDA anything."""
+    from torch._inductor.codecache import torch_key
+    from torch._inductor.runtime.triton_compat import HAS_TRITON, triton_key
+    torch_key()
+    if HAS_TRITON:
+        triton_key()
+
+
 class Compiled(Eager):
     """The reference's runtime: torch.compile(mode="reduce-overhead") inference, eager update.
 

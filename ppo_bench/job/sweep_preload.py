@@ -2,7 +2,8 @@
 every job imports past its first line (ale-py's vector env, the default backend's; the record's
 statistics, for a precision target's plan at the pilot's end, `record.precision.needed`, and the
 record's interval: their t quantile is scipy.special's, which imports in a fraction of scipy.stats'
-time) and, where the machine has CUDA, inductor's compile path.
+time) and, where the machine has CUDA, inductor's compile path and the two hashes its caches are
+keyed by (`runtimes.hash_compile_keys`).
 
 A compiled policy's first call imports inductor (0.8-0.9 s on an H100, 2026-12-06), in every job's
 process, since each job's child is a fresh fork. Imported once in the server, every job forked after
@@ -35,5 +36,8 @@ from ppo_bench.record import stats  # noqa: E402,F401
 
 if torch.cuda.is_available():  # NVML's answer: no CUDA here, so the children can use it
     import torch._inductor.compile_fx  # noqa: E402,F401  (what torch.compile's first call imports)
+
+    from ppo_bench.agent.runtimes import hash_compile_keys  # noqa: E402
+    hash_compile_keys()
 
 child.imports_went_on()
