@@ -8,8 +8,18 @@ An archive may hold several such folders (sets): each round is named by its set 
 
 The script's half-width is its own `±` over its mean, as it prints them (a t-interval over its 5
 reps); a sweep's is its record's interval (the two-stage interval where the job had a precision
-target), with why its repetitions stopped and how many it ran. The last table counts, per cell,
+target), with why its repetitions stopped and how many it ran; each sweep's "all" is over the rounds
+it ran, against the script's seconds in those rounds. The last table counts, per cell,
 the rounds in which the sweep's interval was no wider than the script's, and each side's median.
+
+    python bench/grid_vs_script.py --replay max_measure_s=12 max_reps=30 OUT [...]
+
+`--replay KEY=VALUE ...` (precision, reps, max_reps, max_measure_s) reads each sweep job as its
+stopping rule (`record.precision.Stopping`) would have timed it with those schedule keys, the rest
+its own: the reps it would have timed are the first of those it did, so where the replay stops
+sooner its interval is that of the prefix and the sweep's wall seconds lose the dropped reps'
+share of the job's timed seconds. A round where one job would have timed more reps than it did
+cannot be replayed and is left out for that tree.
 """
 
 from __future__ import annotations
@@ -21,8 +31,10 @@ import statistics
 import sys
 import tarfile
 from pathlib import Path
+from typing import Optional
 
 from ppo_bench.record import stats
+from ppo_bench.record.precision import Stopping
 from ppo_bench.record.results import Record
 
 SCRIPT = "script"
@@ -49,10 +61,25 @@ def files(root: Path):
             yield str(p), p.read_bytes()
 
 
-def read(root: Path):
+def replayed(r: Record, replay: dict):
+    """(width, stopped by, reps, timed seconds dropped) of job r's reps as its stopping rule would
+    have taken them with `replay`'s schedule keys over its own; None where it would have timed more."""
+    t, schedule = r.measured.throughput, r.config["schedule"]
+    keys = {k: schedule.get(k) for k in ("reps", "precision", "max_reps", "max_measure_s")} | replay
+    stop = Stopping(int(keys["reps"]), keys["precision"], keys["max_reps"], keys["max_measure_s"])
+    for k in range(1, len(t.seconds) + 1):
+        stop.add(t.seconds[:k])
+        if stop.stopped_by:
+            lo, hi = stats.two_stage_interval(t.reps[:k], [t.reps[:stop.reps]])
+            dropped = r.timing.measure_s * sum(t.seconds[k:]) / sum(t.seconds)
+            return stats.relative_half_width(statistics.fmean(t.reps[:k]), lo, hi), stop.stopped_by, k, dropped
+    return None
+
+
+def read(root: Path, replay: Optional[dict] = None):
     """walls: {(tree, round): seconds}; widths: {(tree, round, num_envs): (width, stopped by, reps)}; a
-    round is (its set's folder, its number)."""
-    walls, widths = {}, {}
+    round is (its set's folder, its number). With `replay`, each sweep job as `replayed` reads it."""
+    walls, widths, dropped = {}, {}, {}
     for name, data in files(root):
         if name.endswith("runs.tsv"):
             folder = name[:-len("runs.tsv")].rstrip("/")
@@ -72,27 +99,40 @@ def read(root: Path):
             if r.status != "ok" or r.mode != "step":
                 continue
             t = r.measured.throughput
-            widths[(tree, rnd, r.num_envs)] = (stats.relative_half_width(t.mean, t.lo, t.hi),
-                                               t.stopped_by or "fixed reps", len(t.reps))
+            if replay is None:
+                widths[(tree, rnd, r.num_envs)] = (stats.relative_half_width(t.mean, t.lo, t.hi),
+                                                   t.stopped_by or "fixed reps", len(t.reps))
+                continue
+            again = replayed(r, replay)
+            dropped[(tree, rnd)] = None if again is None or dropped.get((tree, rnd), 0) is None \
+                else dropped.get((tree, rnd), 0) + again[3]
+            if again is not None:
+                widths[(tree, rnd, r.num_envs)] = again[:3]
+    for key, seconds in dropped.items():  # the sweep's wall less what its jobs would not have timed
+        if seconds is None:
+            walls.pop(key, None)
+        elif key in walls:
+            walls[key] -= seconds
     return walls, widths
 
 
-def main(roots: list[Path]) -> None:
+def main(roots: list[Path], replay: Optional[dict] = None) -> None:
     walls, widths = {}, {}
     for root in roots:
-        w, c = read(root)
+        w, c = read(root, replay)
         walls |= {(t, (f"{root.name}:{s}", r)): x for (t, (s, r)), x in w.items()}
         widths |= {(t, (f"{root.name}:{s}", r), n): x for (t, (s, r), n), x in c.items()}
     trees = sorted({t for t, _ in walls} - {SCRIPT})
-    rounds = sorted({r for t, r in walls if t == SCRIPT and all((s, r) in walls for s in trees)})
+    rounds = sorted({r for t, r in walls if t == SCRIPT and any((s, r) in walls for s in trees)})
     print(f"| round | {SCRIPT} s | " + " | ".join(f"{t} s | {t} / {SCRIPT}" for t in trees) + " |")
     print("|---" * (2 + 2 * len(trees)) + "|")
+    cell = lambda t, r: f"{walls[(t, r)]:.2f} | {walls[(t, r)] / walls[(SCRIPT, r)]:.3f}" if (t, r) in walls else " | "  # noqa: E731
     for r in rounds:
-        print(f"| {round_name(r)} | {walls[(SCRIPT, r)]:.2f} | "
-              + " | ".join(f"{walls[(t, r)]:.2f} | {walls[(t, r)] / walls[(SCRIPT, r)]:.3f}" for t in trees) + " |")
-    total = sum(walls[(SCRIPT, r)] for r in rounds)
-    print(f"| all | {total:.2f} | " + " | ".join(
-        f"{sum(walls[(t, r)] for r in rounds):.2f} | {sum(walls[(t, r)] for r in rounds) / total:.3f}"
+        print(f"| {round_name(r)} | {walls[(SCRIPT, r)]:.2f} | " + " | ".join(cell(t, r) for t in trees) + " |")
+    paired = {t: [r for r in rounds if (t, r) in walls] for t in trees}  # each tree against the script's same rounds
+    print(f"| all | {sum(walls[(SCRIPT, r)] for r in rounds):.2f} | " + " | ".join(
+        f"{sum(walls[(t, r)] for r in paired[t]):.2f} | "
+        f"{sum(walls[(t, r)] for r in paired[t]) / sum(walls[(SCRIPT, r)] for r in paired[t]):.3f}"
         for t in trees) + " |")
 
     counts = sorted({n for (_, _, n) in widths})
@@ -115,5 +155,17 @@ def main(roots: list[Path]) -> None:
                       f"{statistics.median(s for s, _ in both):.2%} | {statistics.median(w for _, w in both):.2%} |")
 
 
+def parse(argv: list[str]) -> tuple[list[Path], Optional[dict]]:
+    """The folders or archives, and --replay's keys (numbers) if given."""
+    if argv[:1] != ["--replay"]:
+        return [Path(p) for p in argv], None
+    keys = [a for a in argv[1:] if "=" in a]
+    replay = {k: (None if v == "null" else float(v) if k in ("precision", "max_measure_s") else int(v))
+              for k, v in (a.split("=", 1) for a in keys)}
+    if not set(replay) <= {"precision", "reps", "max_reps", "max_measure_s"}:
+        raise SystemExit(f"--replay takes precision, reps, max_reps, max_measure_s; got {sorted(replay)}")
+    return [Path(p) for p in argv[1 + len(keys):]], replay
+
+
 if __name__ == "__main__":
-    main([Path(p) for p in sys.argv[1:]])
+    main(*parse(sys.argv[1:]))
