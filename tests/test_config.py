@@ -60,7 +60,7 @@ def test_every_preset_composes(path):
     s = cfg.schedule
     assert (s.reps, s.bench_steps, s.warmup, algo_config(cfg.agent).num_steps) == expected[0]
     # the main job answers to a precision target; the reference's own schedule is one preset away
-    targets = {"quick": (0.1, 20, 30), "grid": (0.03, 40, 20)}
+    targets = {"quick": (0.1, 20, 30), "grid": (0.03, 30, 12)}
     assert (s.precision, s.max_reps, s.max_measure_s) == targets.get(path.stem, (None, 20, None))
     assert dict(cfg.hydra.sweeper.params) == expected[1]
     validate(cfg)
