@@ -206,7 +206,7 @@ def hash_compile_keys() -> None:
     caches with: torch's (its sources) and triton's (its sources and shared library). Each is the
     same in every process and kept for the process's life, so a fork server that computes them
     hands them to every job it forks; else each job's first step computes both (0.7 of its 1.8 s on
-    an H100, 2026-12-07: docs/findings.md, "Less fixed cost per job"). inductor does the same before
+    an H100, 2026-12-07: docs/findings.md, "Start-up"). inductor does the same before
     it forks its own compile workers (`async_compile.pre_fork_setup`). Neither asks CUDA anything."""
     from torch._inductor.codecache import torch_key
     from torch._inductor.runtime.triton_compat import HAS_TRITON, triton_key
