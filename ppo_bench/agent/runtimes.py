@@ -207,10 +207,20 @@ def hash_compile_keys() -> None:
     same in every process and kept for the process's life, so a fork server that computes them
     hands them to every job it forks; else each job's first step computes both (0.7 of its 1.8 s on
     an H100, 2026-12-07: docs/findings.md, "Start-up"). inductor does the same before
-    it forks its own compile workers (`async_compile.pre_fork_setup`). Neither asks CUDA anything."""
-    from torch._inductor.codecache import torch_key
-    from torch._inductor.runtime.triton_compat import HAS_TRITON, triton_key
-    torch_key()
+    it forks its own compile workers (`async_compile.pre_fork_setup`). Neither asks CUDA anything.
+    Both are inductor's internals, found where torch 2.13 keeps them (and 2.11 its own hash, by a
+    profile of its first step); where one is not, the job computes it (a lost saving, never a failed
+    sweep)."""
+    try:
+        from torch._inductor.codecache import torch_key
+    except ImportError:
+        pass
+    else:
+        torch_key()
+    try:
+        from torch._inductor.runtime.triton_compat import HAS_TRITON, triton_key
+    except ImportError:
+        return
     if HAS_TRITON:
         triton_key()
 
