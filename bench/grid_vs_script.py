@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import re
 import statistics
 import sys
@@ -159,7 +160,7 @@ def parse(argv: list[str]) -> tuple[list[Path], Optional[dict]]:
     """The folders or archives, and --replay's keys (numbers) if given."""
     if argv[:1] != ["--replay"]:
         return [Path(p) for p in argv], None
-    keys = [a for a in argv[1:] if "=" in a]
+    keys = list(itertools.takewhile(lambda a: "=" in a, argv[1:]))  # KEY=VALUE until the first path
     replay = {k: (None if v == "null" else float(v) if k in ("precision", "max_measure_s") else int(v))
               for k, v in (a.split("=", 1) for a in keys)}
     if not set(replay) <= {"precision", "reps", "max_reps", "max_measure_s"}:
