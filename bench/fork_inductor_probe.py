@@ -10,8 +10,8 @@ device count, the lazy init), with the import that made it, then forks a child t
 to the GPU and runs a compiled function. `--nvml` sets PYTORCH_NVML_BASED_CUDA_CHECK=1 first, which
 makes torch.cuda.is_available() ask NVML instead of initialising the driver. `--keys` also
 computes, before the fork, the hashes a sweep's fork server computes there (`job/sweep_preload.py`,
-`runtimes.hash_compile_keys`), and the child says whether its compile still hashed torch's sources. Prints one
-JSON line.
+`runtimes.hash_compile_keys`), and the child says whether its compile still hashed torch's
+sources. Prints one JSON line.
 
     python bench/fork_inductor_probe.py --nvml --keys
 """
