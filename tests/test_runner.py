@@ -12,6 +12,7 @@ import statistics
 import subprocess
 import sys
 from datetime import datetime
+from typing import Optional
 
 import numpy as np
 import pytest
@@ -188,6 +189,15 @@ def test_a_sweeps_own_process_never_imports_torch(tmp_path):
     assert read_result(record)["provenance"]["torch"] == torch.__version__
 
 
+def server_probe(probe: str, env: Optional[dict] = None) -> str:
+    """The stdout of `probe` run by a fresh Python in the repository, as a sweep's fork server starts
+    (nothing imported yet); it must exit 0."""
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr[-3000:]
+    return out.stdout
+
+
 def test_a_sweeps_server_imports_inductor_where_cuda_is_and_asks_nvml_first():
     """A sweep's fork server (job.sweep_preload) imports inductor's compile path where the machine has
     CUDA, and every question about CUDA there is asked with PYTORCH_NVML_BASED_CUDA_CHECK=1: asked
@@ -202,10 +212,7 @@ def test_a_sweeps_server_imports_inductor_where_cuda_is_and_asks_nvml_first():
              "'ppo_bench.record.stats', 'ale_py.vector_env')), child.IMPORTS_ENDED > asked[-1][1])")
     # a user's own value ("0") is overridden in the server: torch reads only "1" as NVML's answer
     env = {**os.environ, "PYTORCH_NVML_BASED_CUDA_CHECK": "0"}
-    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True,
-                         timeout=300)
-    assert out.returncode == 0, out.stderr[-3000:]
-    asked, imported, ended = out.stdout.strip().rsplit(" ", 2)
+    asked, imported, ended = server_probe(probe, env).strip().rsplit(" ", 2)
     assert asked.startswith("['1'") and "None" not in asked and "'0'" not in asked, asked
     assert imported == "True" and ended == "True"
 
@@ -229,9 +236,7 @@ def test_a_sweeps_server_hashes_torchs_sources_once_for_its_jobs_where_cuda_is(c
              "if pid == 0:\n"
              "    os.write(w, key().encode()); os._exit(0)\n"
              "os.close(w); os.waitpid(pid, 0); print(mine, os.read(r, 200).decode())")
-    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert out.returncode == 0, out.stderr[-3000:]
-    server, job = out.stdout.split()
+    server, job = server_probe(probe).split()
     if cuda:
         assert len(server) == 64 and job == server  # a sha256, the job's the server's
     else:
@@ -251,9 +256,7 @@ def test_a_jobs_statistics_import_no_scipy_stats():
              "w = stats.ratio_interval([1.0, 1.2, 1.1], [0.9, 1.0, 0.8, 0.95])\n"
              "print('scipy.stats' in sys.modules, stop.needed, s['lo'], s['hi'], w['lo'], w['hi'], "
              "stats.t_quantile(2.5), stats.t_quantile(4, 0.9))")
-    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert out.returncode == 0, out.stderr[-3000:]
-    imported, needed, lo, hi, wlo, whi, t_welch, t_90 = out.stdout.split()
+    imported, needed, lo, hi, wlo, whi, t_welch, t_90 = server_probe(probe).split()
     assert imported == "False"
     logs = [math.log(s) for s in (1.0, 1.2, 0.9)]
     sd = statistics.stdev(logs)
