@@ -71,16 +71,16 @@ def replayed(r: Record, replay: dict):
     for k in range(1, len(t.seconds) + 1):
         stop.add(t.seconds[:k])
         if stop.stopped_by:
-            lo, hi = stats.two_stage_interval(t.reps[:k], [t.reps[:stop.reps]])
+            kept = stats.summary(t.reps[:k], [t.reps[:stop.reps]])  # as the record's throughput is summarised
             dropped = r.timing.measure_s * sum(t.seconds[k:]) / sum(t.seconds)
-            return stats.relative_half_width(statistics.fmean(t.reps[:k]), lo, hi), stop.stopped_by, k, dropped
+            return stats.relative_half_width(kept["mean"], kept["lo"], kept["hi"]), stop.stopped_by, k, dropped
     return None
 
 
 def read(root: Path, replay: Optional[dict] = None):
     """walls: {(tree, round): seconds}; widths: {(tree, round, num_envs): (width, stopped by, reps)}; a
     round is (its set's folder, its number). With `replay`, each sweep job as `replayed` reads it."""
-    walls, widths, dropped = {}, {}, {}
+    walls, widths, dropped, unreplayable = {}, {}, {}, set()
     for name, data in files(root):
         if name.endswith("runs.tsv"):
             folder = name[:-len("runs.tsv")].rstrip("/")
@@ -105,14 +105,15 @@ def read(root: Path, replay: Optional[dict] = None):
                                                    t.stopped_by or "fixed reps", len(t.reps))
                 continue
             again = replayed(r, replay)
-            dropped[(tree, rnd)] = None if again is None or dropped.get((tree, rnd), 0) is None \
-                else dropped.get((tree, rnd), 0) + again[3]
-            if again is not None:
-                widths[(tree, rnd, r.num_envs)] = again[:3]
+            if again is None:
+                unreplayable.add((tree, rnd))
+                continue
+            widths[(tree, rnd, r.num_envs)] = again[:3]
+            dropped[(tree, rnd)] = dropped.get((tree, rnd), 0.0) + again[3]
+    for key in unreplayable:
+        walls.pop(key, None)
     for key, seconds in dropped.items():  # the sweep's wall less what its jobs would not have timed
-        if seconds is None:
-            walls.pop(key, None)
-        elif key in walls:
+        if key in walls:
             walls[key] -= seconds
     return walls, widths
 
