@@ -62,7 +62,8 @@ class Throughput(Part):
     stopped_by: Optional[str] = UNSET
     """precision (the count the target needed was timed), max_reps or max_measure_s (a cap bound first)."""
     interval: Optional[str] = UNSET
-    """What lo and hi are: two_stage (stats.two_stage_interval); absent: the t-interval on the log reps."""
+    """What lo and hi are: two_stage_serial (stats.two_stage_interval); two_stage before its widening for
+    serial correlation (2026-12-07); absent: the t-interval on the log reps."""
 
     @classmethod
     def of(cls, seconds: list[float], env_steps_per_rep: int, stopping: Optional[dict] = None) -> "Throughput":

@@ -18,9 +18,12 @@ The interval for such a job (`stats.two_stage_interval`) is the wider of two aro
 mean: Stein's, t(n0 - 1) * s0 / sqrt(n), whose coverage is exact for independent normal log
 throughputs whatever count the pilot chose (the mean of the later reps does not depend on s0; a low
 s0 that chose few reps is paid for by t at n0 - 1 degrees of freedom), and the t-interval on all n
-reps, which widens it where the reps after the pilot spread more than the pilot did (an outlier, the
-drift of a long run). By construction Stein's half-width is within the target unless a cap stopped
-the reps; the printed interval can be wider (then the later reps said so).
+reps widened for their lag-1 correlation, which widens it where the reps after the pilot spread more
+than the pilot did (an outlier, the drift of a long run) or neighbouring reps read alike (the
+project's own do, most at 1 env). By construction Stein's half-width is within the target unless a
+cap stopped the reps; the printed interval can be wider (then the later reps said so). The count
+itself is planned as for independent reps: the pilot's correlation is read from too few reps to
+plan by.
 
 A repetition past the plan never starts; nor does one that would pass `schedule.max_measure_s` (the
 loop's timed seconds, as `timing.measure_s` counts them) at the pace of the slowest repetition so
@@ -96,4 +99,4 @@ class Stopping:
         if self.precision is None:
             return {}
         return {"precision": self.precision, "pilot": self.reps, "needed": self.needed, "stopped_by": self.stopped_by,
-                "interval": "two_stage"}
+                "interval": "two_stage_serial"}

@@ -12,7 +12,8 @@
   lo <= mean <= hi always.
 - A job whose reps a precision target counted (`precision`): its pilot fixed how many, and its
   interval is `two_stage_interval`, the wider of Stein's (on the pilot's spread, exact however many
-  reps the pilot chose) and the t-interval on all its reps; `summary` takes the pilots.
+  reps the pilot chose) and the t-interval on all its reps, widened for their serial correlation;
+  `summary` takes the pilots.
 - A speed-up of A over B from unpaired repetitions: a Welch t-interval on the
   difference of mean log throughputs, exponentiated. Throughput is a rate, its
   spread grows with its size, and a ratio is symmetric on the log scale; with
@@ -62,20 +63,56 @@ def log_interval(values: Sequence[float], level: float = LEVEL) -> tuple[Optiona
     return math.exp(mid - half), math.exp(mid + half)
 
 
+SERIAL_CAP = 0.6
+"""The most lag-1 correlation `serial_correlation` reads: (1 + 0.6) / (1 - 0.6) = 4x the variance, an interval
+at most twice as wide. Above it the estimate from 10-30 reps is mostly noise (its spread at 10 reps
+of independent ones is about 0.5); on correlated series a cap of 0.8 covered no better."""
+
+
+def serial_correlation(logs: Sequence[float]) -> float:
+    """The lag-1 autocorrelation of a job's log reps' noise, corrected for its small-sample bias and
+    clamped to [0, SERIAL_CAP]: how alike neighbouring reps read beyond the job's drift.
+
+    From 10 reps on, the first rep is left out (its boost after the reset is the job's course, not
+    noise; with exactly 10 all are kept) and a least-squares line is taken out of the rest: the drift
+    is in the estimand (the mean at the positions timed), so only the noise around it may widen the
+    interval. Of m residuals r1 = sum e_t e_t-1 / sum e_t^2 reads about rho - (2 + 5 rho) / m, so
+    rho = (m r1 + 2) / (m - 5). With 6 to 9 reps the mean alone is taken out and rho = (n r1 + 1) /
+    (n - 4) (Kendall's correction); with fewer, r1 + 1 / n. 0 for fewer than 3 reps."""
+    x = np.asarray(logs, dtype=float)
+    n = x.size
+    if n < 3:
+        return 0.0
+    if n >= 10:
+        y = x[1:] if n > 10 else x
+        m, at = y.size, np.arange(y.size, dtype=float)
+        e = y - np.polyval(np.polyfit(at, y, 1), at)
+    else:
+        e = x - x.mean()
+    ss = float((e * e).sum())
+    r1 = float((e[1:] * e[:-1]).sum()) / ss if ss > 0 else 0.0
+    rho = (m * r1 + 2) / (m - 5) if n >= 10 else (n * r1 + 1) / (n - 4) if n > 5 else r1 + 1 / n
+    return min(max(rho, 0.0), SERIAL_CAP)
+
+
 def two_stage_interval(values: Sequence[float], pilots: Sequence[Sequence[float]],
                        level: float = LEVEL) -> tuple[Optional[float], Optional[float]]:
     """(lo, hi) around the geometric mean of reps whose count a pilot fixed (record.precision): on the
-    log scale the half-width is the larger of the t-interval's on all the reps and Stein's, t at the
-    pilots' degrees of freedom times their pooled spread over sqrt(n). `pilots`: the pilot reps of
-    each job whose reps `values` pools (a job without a target: all its reps, then Stein's is its own
-    t-interval). (None, None) as log_interval."""
+    log scale the half-width is the larger of Stein's, t at the pilots' degrees of freedom times their
+    pooled spread over sqrt(n), and the t-interval's on all the reps, its variance of the mean times
+    (1 + rho) / (1 - rho) for their lag-1 correlation rho (`serial_correlation`; 1 for independent
+    reps): neighbouring reps that read alike make the mean vary more than independent ones would, and
+    a job's reps do (docs/measuring.md, "Correlated reps"). `pilots`: the pilot reps of each job whose
+    reps `values` pools (a job without a target: all its reps, then Stein's is its own t-interval).
+    (None, None) as log_interval."""
     x = np.asarray(values, dtype=float)
     if x.size < 2 or not (x > 0).all():
         return None, None
     logs = np.log(x)
     groups = [np.log(np.asarray(p, dtype=float)) for p in pilots if len(p) >= 2]
     df = sum(g.size - 1 for g in groups)
-    half = t_half_width(logs, level)
+    rho = serial_correlation(logs)
+    half = t_half_width(logs, level) * math.sqrt((1 + rho) / (1 - rho))
     if df:
         spread = math.sqrt(sum(float(((g - g.mean()) ** 2).sum()) for g in groups) / df)
         half = max(half, t_quantile(df, level) * spread / math.sqrt(x.size))
