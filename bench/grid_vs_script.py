@@ -7,8 +7,10 @@ each round's wall seconds, and each cell's relative half-width beside the script
 An archive may hold several such folders (sets): each round is named by its set and number.
 
 The script's half-width is its own `±` over its mean, as it prints them (a t-interval over its 5
-reps); a sweep's is its record's interval (the two-stage interval where the job had a precision
-target), with why its repetitions stopped and how many it ran; each sweep's "all" is over the rounds
+reps); a sweep's is its interval as the collector computes it from the record's reps (the two-stage
+interval where the job had a precision target, widened for the reps' serial correlation since
+2026-12-07: a record written before holds the narrower one), with why its repetitions stopped and
+how many it ran; each sweep's "all" is over the rounds
 it ran, against the script's seconds in those rounds. The last table counts, per cell,
 the rounds in which the sweep's interval was no wider than the script's, and each side's median.
 
@@ -100,8 +102,9 @@ def read(root: Path, replay: Optional[dict] = None):
             if r.status != "ok" or r.mode != "step":
                 continue
             t = r.measured.throughput
-            if replay is None:
-                widths[(tree, rnd, r.num_envs)] = (stats.relative_half_width(t.mean, t.lo, t.hi),
+            if replay is None:  # its interval as the collector reads it today, from the reps and the pilot
+                s = stats.summary(t.reps, [t.reps[:t.pilot]] if t.pilot else None)
+                widths[(tree, rnd, r.num_envs)] = (stats.relative_half_width(s["mean"], s["lo"], s["hi"]),
                                                    t.stopped_by or "fixed reps", len(t.reps))
                 continue
             again = replayed(r, replay)
@@ -159,6 +162,11 @@ def main(roots: list[Path], replay: Optional[dict] = None) -> None:
 
 def parse(argv: list[str]) -> tuple[list[Path], Optional[dict]]:
     """The folders or archives, and --replay's keys (numbers) if given."""
+    if not argv or argv[0] in ("-h", "--help"):
+        raise SystemExit(__doc__)
+    missing = [p for p in argv if not p.startswith("--") and "=" not in p and not Path(p).exists()]
+    if missing:
+        raise SystemExit(f"grid_vs_script: no such folder or archive: {', '.join(missing)}")
     if argv[:1] != ["--replay"]:
         return [Path(p) for p in argv], None
     keys = list(itertools.takewhile(lambda a: "=" in a, argv[1:]))  # KEY=VALUE until the first path

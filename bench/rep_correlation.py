@@ -9,8 +9,10 @@ read alike and the mean varies more than that: the variance of the mean of k con
 times k, over one rep's variance is 1 for independent reps and above 1 for positively correlated
 ones (the batch-means check of simulation output analysis). Per num_envs and mode, over the jobs
 with at least --min-reps reps (their log throughputs, each job's own mean taken out): the jobs,
-their median reps, the mean lag-1 autocorrelation, that ratio at k = 2..5, and at k = 5 its square
-root: how many times wider an interval that accounted for the correlation at that scale would be.
+their median reps, the mean lag-1 autocorrelation, the median of the correlation a precision job's
+interval widens for (`stats.serial_correlation`: bias-corrected, its drift taken out, capped), that
+ratio at k = 2..5, and at k = 5 its square root: how many times wider an interval that accounted for
+the correlation at that scale would be.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import numpy as np
 
 from ppo_bench.collect.load import read_records
 from ppo_bench.collect.sources import walk
+from ppo_bench.record import stats
 
 BLOCKS = (2, 3, 4, 5)
 
@@ -60,14 +63,15 @@ def main() -> None:
     cells = series(args.paths, args.min_reps)
     if not cells:
         raise SystemExit(f"rep_correlation: no ok job with {args.min_reps} reps or more under the paths given")
-    print("| mode | num_envs | jobs | median reps | lag-1 | " + " | ".join(f"k={k}" for k in BLOCKS)
+    print("| mode | num_envs | jobs | median reps | lag-1 | rho | " + " | ".join(f"k={k}" for k in BLOCKS)
           + f" | wider by (k={BLOCKS[-1]}) |")
-    print("|---" * (len(BLOCKS) + 6) + "|")
+    print("|---" * (len(BLOCKS) + 7) + "|")
     for (mode, n), jobs in sorted(cells.items(), key=lambda kv: (kv[0][1], kv[0][0])):
         ratios = [inflation(jobs, k) for k in BLOCKS]
         last = ratios[-1]
         print(f"| {mode} | {n} | {len(jobs)} | {statistics.median(len(s) for s in jobs):g} | "
               f"{statistics.mean(lag1(s) for s in jobs):.2f} | "
+              f"{statistics.median(stats.serial_correlation(s) for s in jobs):.2f} | "
               + " | ".join("-" if x is None else f"{x:.2f}" for x in ratios)
               + f" | {'-' if last is None else f'{max(last, 0) ** 0.5:.2f}x'} |")
 
