@@ -5,7 +5,9 @@ bought, job by job.
     python bench/precision_cells.py ARCHIVE.tar.gz [...]
 
 The interval is the record's own (`throughput.lo`/`hi`: the two-stage interval where the job had a
-precision target, else the t-interval on the log reps, as the tables print it).
+precision target, else the t-interval on the log reps): what the job printed. Records written before
+the two-stage interval widened for serial correlation (2026-12-07, `throughput.interval` two_stage)
+hold the narrower one, where the collector's tables now compute the widened one from the reps.
 """
 
 from __future__ import annotations

@@ -74,17 +74,19 @@ def serial_correlation(logs: Sequence[float]) -> float:
     clamped to [0, SERIAL_CAP]: how alike neighbouring reps read beyond the job's drift.
 
     From 10 reps on, the first rep is left out (its boost after the reset is the job's course, not
-    noise; with exactly 10 all are kept) and a least-squares line is taken out of the rest: the drift
-    is in the estimand (the mean at the positions timed), so only the noise around it may widen the
-    interval. Of m residuals r1 = sum e_t e_t-1 / sum e_t^2 reads about rho - (2 + 5 rho) / m, so
-    rho = (m r1 + 2) / (m - 5). With 6 to 9 reps the mean alone is taken out and rho = (n r1 + 1) /
-    (n - 4) (Kendall's correction); with fewer, r1 + 1 / n. 0 for fewer than 3 reps."""
+    noise) and a least-squares line is taken out of the rest: the drift is in the estimand (the mean
+    at the positions timed), so only the noise around it may widen the interval. Of m residuals
+    r1 = sum e_t e_t-1 / sum e_t^2 reads about rho - (2 + 5 rho) / m, so rho = (m r1 + 2) / (m - 5).
+    With 6 to 9 reps the mean alone is taken out and rho = (n r1 + 1) / (n - 4) (Kendall's
+    correction); with fewer, r1 + 1 / n: so few reps cannot spare a line and the first rep, and there
+    a boost after the reset or a drift reads as correlation too, widening the interval the more.
+    0 for fewer than 3 reps."""
     x = np.asarray(logs, dtype=float)
     n = x.size
     if n < 3:
         return 0.0
     if n >= 10:
-        y = x[1:] if n > 10 else x
+        y = x[1:]
         m, at = y.size, np.arange(y.size, dtype=float)
         e = y - np.polyval(np.polyfit(at, y, 1), at)
     else:
