@@ -64,9 +64,9 @@ def log_interval(values: Sequence[float], level: float = LEVEL) -> tuple[Optiona
 
 
 SERIAL_CAP = 0.6
-"""The most lag-1 correlation `serial_correlation` reads: (1 + 0.6) / (1 - 0.6) = 4x the variance, an interval
-at most twice as wide. Above it the estimate from 10-30 reps is mostly noise (its spread at 10 reps
-of independent ones is about 0.5); on correlated series a cap of 0.8 covered no better."""
+"""The most lag-1 correlation `serial_correlation` reads: (1 + 0.6) / (1 - 0.6) = 4x the variance,
+an interval at most twice as wide. Above it the estimate from 10-30 reps is mostly noise (its spread
+over independent reps is 0.5 at 10, 0.2 at 30); on correlated series a cap of 0.8 covered no better."""
 
 
 def serial_correlation(logs: Sequence[float]) -> float:
