@@ -50,11 +50,6 @@ def inflation(jobs: list, k: int) -> float | None:
     return float(np.mean(blocks) / one) if blocks and one > 0 else None
 
 
-def lag1(s: np.ndarray) -> float:
-    d = s - s.mean()
-    return float((d[:-1] * d[1:]).sum() / (d * d).sum()) if (d * d).sum() > 0 else 0.0
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("paths", nargs="+", type=Path)
@@ -70,7 +65,7 @@ def main() -> None:
         ratios = [inflation(jobs, k) for k in BLOCKS]
         last = ratios[-1]
         print(f"| {mode} | {n} | {len(jobs)} | {statistics.median(len(s) for s in jobs):g} | "
-              f"{statistics.mean(lag1(s) for s in jobs):.2f} | "
+              f"{statistics.mean(stats.lag1(s - s.mean()) for s in jobs):.2f} | "
               f"{statistics.median(stats.serial_correlation(s) for s in jobs):.2f} | "
               + " | ".join("-" if x is None else f"{x:.2f}" for x in ratios)
               + f" | {'-' if last is None else f'{max(last, 0) ** 0.5:.2f}x'} |")

@@ -86,15 +86,21 @@ def serial_correlation(logs: Sequence[float]) -> float:
     if n < 3:
         return 0.0
     if n >= 10:
-        y = x[1:]
-        m, at = y.size, np.arange(y.size, dtype=float)
-        e = y - np.polyval(np.polyfit(at, y, 1), at)
+        y, at = x[1:], np.arange(n - 1, dtype=float)
+        m, r1 = n - 1, lag1(y - np.polyval(np.polyfit(at, y, 1), at))
+        rho = (m * r1 + 2) / (m - 5)
     else:
-        e = x - x.mean()
-    ss = float((e * e).sum())
-    r1 = float((e[1:] * e[:-1]).sum()) / ss if ss > 0 else 0.0
-    rho = (m * r1 + 2) / (m - 5) if n >= 10 else (n * r1 + 1) / (n - 4) if n > 5 else r1 + 1 / n
+        r1 = lag1(x - x.mean())
+        rho = (n * r1 + 1) / (n - 4) if n > 5 else r1 + 1 / n
     return min(max(rho, 0.0), SERIAL_CAP)
+
+
+def lag1(residuals: np.ndarray) -> float:
+    """sum e_t e_t-1 / sum e_t^2 of residuals already centred (their mean or a line taken out): the
+    raw lag-1 autocorrelation, biased low by about (1 + 4 rho) / n around a mean; 0 where all are 0."""
+    e = np.asarray(residuals, dtype=float)
+    ss = float((e * e).sum())
+    return float((e[1:] * e[:-1]).sum()) / ss if ss > 0 else 0.0
 
 
 def two_stage_interval(values: Sequence[float], pilots: Sequence[Sequence[float]],
