@@ -64,6 +64,13 @@ def files(root: Path):
             yield str(p), p.read_bytes()
 
 
+def width(reps: list[float], pilot) -> float:
+    """The relative half-width of reps summarised as the collector summarises a record's throughput:
+    the two-stage interval with the pilot's first reps, the t-interval on the log reps without one."""
+    s = stats.summary(reps, [reps[:pilot]] if pilot else None)
+    return stats.relative_half_width(s["mean"], s["lo"], s["hi"])
+
+
 def replayed(r: Record, replay: dict):
     """(width, stopped by, reps, timed seconds dropped) of job r's reps as its stopping rule would
     have taken them with `replay`'s schedule keys over its own; None where it would have timed more."""
@@ -73,9 +80,8 @@ def replayed(r: Record, replay: dict):
     for k in range(1, len(t.seconds) + 1):
         stop.add(t.seconds[:k])
         if stop.stopped_by:
-            kept = stats.summary(t.reps[:k], [t.reps[:stop.reps]])  # as the record's throughput is summarised
             dropped = r.timing.measure_s * sum(t.seconds[k:]) / sum(t.seconds)
-            return stats.relative_half_width(kept["mean"], kept["lo"], kept["hi"]), stop.stopped_by, k, dropped
+            return width(t.reps[:k], stop.reps), stop.stopped_by, k, dropped
     return None
 
 
@@ -102,10 +108,8 @@ def read(root: Path, replay: Optional[dict] = None):
             if r.status != "ok" or r.mode != "step":
                 continue
             t = r.measured.throughput
-            if replay is None:  # its interval as the collector reads it today, from the reps and the pilot
-                s = stats.summary(t.reps, [t.reps[:t.pilot]] if t.pilot else None)
-                widths[(tree, rnd, r.num_envs)] = (stats.relative_half_width(s["mean"], s["lo"], s["hi"]),
-                                                   t.stopped_by or "fixed reps", len(t.reps))
+            if replay is None:
+                widths[(tree, rnd, r.num_envs)] = (width(t.reps, t.pilot), t.stopped_by or "fixed reps", len(t.reps))
                 continue
             again = replayed(r, replay)
             if again is None:
