@@ -50,13 +50,19 @@ def drifting(rng, k: int, n: int, boost=(0.03, 0.2), trend=(-0.01, 0.003), rho=0
     level = rng.uniform(5e3, 3e4, (k, 1))
     shape = 1 + rng.uniform(*boost, (k, 1)) * np.exp(-i / rng.uniform(0.5, 2, (k, 1))) + rng.uniform(*trend, (k, 1)) * i
     r, s = rng.uniform(0, rho, k), rng.uniform(*sigma, (k, 1))
-    e = np.empty((k, n))
-    e[:, 0] = rng.normal(size=k)
-    for j in range(1, n):
-        e[:, j] = r * e[:, j - 1] + np.sqrt(1 - r ** 2) * rng.normal(size=k)
+    e = ar1(rng, k, n, r)
     slow = np.where(rng.random((k, n)) < outliers, rng.uniform(0.75, 0.9, (k, n)), 1.0)
     slowed = 0.175  # an outlier's mean loss, uniform over 10-25%
     return level * shape * np.exp(s * e) * slow, level * shape * np.exp(s ** 2 / 2) * (1 - outliers * slowed)
+
+
+def ar1(rng, k: int, n: int, rho) -> np.ndarray:
+    """k series of n AR(1) values of unit variance, lag-1 correlation rho (one for all, or one a series)."""
+    e = np.empty((k, n))
+    e[:, 0] = rng.normal(size=k)
+    for j in range(1, n):
+        e[:, j] = rho * e[:, j - 1] + np.sqrt(1 - np.square(rho)) * rng.normal(size=k)
+    return e
 
 
 def independent(rng, k: int, n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -191,15 +197,6 @@ def test_the_two_stage_interval_holds_the_t_interval_and_stein_s():
     assert lo < stats.log_interval(quiet)[0]
     assert stats.serial_correlation(logs) == 0  # alternating: no widening
     assert stats.two_stage_interval(quiet, [quiet]) == pytest.approx(stats.log_interval(quiet))  # no target: as ever
-
-
-def ar1(rng, k: int, n: int, rho: float) -> np.ndarray:
-    """k series of n log reps, AR(1) with lag-1 correlation rho and unit variance."""
-    e = np.empty((k, n))
-    e[:, 0] = rng.normal(size=k)
-    for j in range(1, n):
-        e[:, j] = rho * e[:, j - 1] + math.sqrt(1 - rho ** 2) * rng.normal(size=k)
-    return e
 
 
 @pytest.mark.parametrize("n", [6, 10, 30])
